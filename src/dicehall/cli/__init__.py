@@ -1,0 +1,1 @@
+"""The ``dicehall`` command line."""

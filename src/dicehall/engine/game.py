@@ -1,0 +1,144 @@
+"""The Game contract every game implements: pure functions over immutable states."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from dicehall.engine.chance import ChanceRequest, Outcome, check_outcome
+from dicehall.engine.errors import IllegalMove, InvalidOptions, InvalidOutcome
+from dicehall.engine.options import parse_options
+
+S = TypeVar("S")  # state
+A = TypeVar("A")  # action
+Opt = TypeVar("Opt")  # options
+V = TypeVar("V")  # view
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The end of a game.
+
+    ``scores`` is the game's own measure per seat (points, horses, chips); ``turns`` the game's
+    own count of turns, hands or rounds played.
+    """
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    turns: int
+
+
+@dataclass(frozen=True, slots=True)
+class ToAct:
+    """A seat must choose an action."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chance:
+    """The driver must resolve a chance request."""
+
+    request: ChanceRequest
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """The game is over."""
+
+    result: Result
+
+
+Turn = ToAct | Chance | Finished
+
+
+class Game(ABC, Generic[S, A, Opt, V]):
+    """A dice game as pure functions over immutable states.
+
+    Subclasses set the class attributes and implement the abstract methods. :meth:`act` checks
+    whose turn it is and that the action is legal before calling :meth:`apply`, so ``apply``
+    may assume a legal action.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    options_type: ClassVar[type[Any]]
+    state_type: ClassVar[type[Any]]
+    view_type: ClassVar[type[Any]]
+    #: The type (usually a union of dataclasses) that actions decode to.
+    action_type: ClassVar[Any]
+    #: True when some seat's view hides dice another seat can see.
+    hidden_information: ClassVar[bool] = False
+
+    # -- options -----------------------------------------------------------------------------
+
+    def options(self, raw: Mapping[str, object] | None = None) -> Opt:
+        """Options from ``key -> value`` pairs (text or typed); unknown keys are errors."""
+        result: Opt = parse_options(self.options_type, raw or {})
+        return result
+
+    def check_seats(self, seats: int) -> None:
+        """Raise :class:`InvalidOptions` unless ``seats`` is a seat count this game allows."""
+        if isinstance(seats, bool) or not isinstance(seats, int):
+            raise InvalidOptions("the number of seats must be a whole number")
+        if not self.min_seats <= seats <= self.max_seats:
+            raise InvalidOptions(
+                f"{self.title} takes {self.min_seats} to {self.max_seats} seats, not {seats}"
+            )
+
+    # -- the contract ------------------------------------------------------------------------
+
+    @abstractmethod
+    def start(self, seats: int, options: Opt) -> S:
+        """The state before anything has happened."""
+
+    @abstractmethod
+    def turn(self, state: S) -> Turn:
+        """Who or what must move next."""
+
+    @abstractmethod
+    def legal(self, state: S, seat: int) -> Sequence[A]:
+        """Every action ``seat`` may take now (empty when it is not that seat's turn)."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: A) -> S:
+        """Apply an action already known to be legal."""
+
+    @abstractmethod
+    def apply_outcome(self, state: S, request: ChanceRequest, outcome: Outcome) -> S:
+        """Apply an outcome already checked against the pending ``request``."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> V:
+        """What ``seat`` (or a spectator, for ``None``) may know; hidden dice are absent."""
+
+    # -- shared behaviour --------------------------------------------------------------------
+
+    def act(self, state: S, seat: int, action: A) -> S:
+        """Apply ``seat``'s action, or raise :class:`IllegalMove` and change nothing."""
+        turn = self.turn(state)
+        if isinstance(turn, Finished):
+            raise IllegalMove("the game is over")
+        if isinstance(turn, Chance):
+            raise IllegalMove("the dice must be rolled before anyone can act")
+        if seat != turn.seat:
+            raise IllegalMove(f"it is seat {turn.seat + 1}'s turn, not seat {seat + 1}'s")
+        if action not in self.legal(state, seat):
+            raise IllegalMove(self.why_illegal(state, seat, action))
+        return self.apply(state, seat, action)
+
+    def resolve(self, state: S, outcome: Outcome) -> S:
+        """Apply the outcome of the pending chance request, or raise InvalidOutcome."""
+        turn = self.turn(state)
+        if not isinstance(turn, Chance):
+            raise InvalidOutcome("no dice are pending")
+        check_outcome(turn.request, outcome)
+        return self.apply_outcome(state, turn.request, outcome)
+
+    def why_illegal(self, state: S, seat: int, action: A) -> str:
+        """A sentence explaining why ``action`` is not legal now; games refine it."""
+        return f"{action!r} is not a legal move now"
