@@ -16,6 +16,9 @@ from dicehall.engine.game import Game
 NAMES: tuple[str, ...] = ("tenthousand", "boatzee", "boss", "holdem", "bullseye")
 
 
+_EXTRA: dict[str, GameEntry] = {}
+
+
 @dataclass(frozen=True)
 class GameEntry:
     """A game with what surrounds it: bots by name and the rules as implemented."""
@@ -24,9 +27,13 @@ class GameEntry:
     game: Game[Any, Any, Any, Any]
     bots: dict[str, BotFactory]
 
+    rules_text: str | None = None
+
     @property
     def rules(self) -> str:
         """The rules as dicehall implements them, in Markdown."""
+        if self.rules_text is not None:
+            return self.rules_text
         return resources.files(f"dicehall.games.{self.name}").joinpath("rules.md").read_text()
 
     def bot(self, name: str, rng: random.Random) -> Bot:
@@ -38,9 +45,14 @@ class GameEntry:
         return factory(rng)
 
 
+def register(entry: GameEntry) -> None:
+    """Add a game that is not one of the five (tests and experiments)."""
+    _EXTRA[entry.name] = entry
+
+
 def available() -> tuple[str, ...]:
     """The names of the games that are installed."""
-    found = []
+    found = list(_EXTRA)
     for name in NAMES:
         try:
             importlib.import_module(f"dicehall.games.{name}")
@@ -55,6 +67,8 @@ def available() -> tuple[str, ...]:
 def get(name: str) -> GameEntry:
     """The game called ``name``; unknown names raise with the list of known ones."""
     key = name.strip().lower()
+    if key in _EXTRA:
+        return _EXTRA[key]
     if key not in available():
         raise InvalidInput(f"unknown game {name!r} (games: {', '.join(available())})")
     module = importlib.import_module(f"dicehall.games.{key}")

@@ -1,0 +1,1 @@
+"""The turn-based game site: accounts, games over HTTP, the dice pool, pushes."""

@@ -1,0 +1,71 @@
+"""Errors the API answers with: always JSON ``{"error": message, "code": code, ...}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from dicehall.engine.errors import CodecError, IllegalMove, InvalidInput, InvalidOptions
+
+
+class ApiError(Exception):
+    """An answer other than success, with a status, a short code and a sentence."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+def _body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"error": message, "code": code, **extra}
+
+
+def _describe(exc: RequestValidationError) -> str:
+    parts = []
+    for error in exc.errors()[:3]:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+        message = str(error.get("msg", "invalid"))
+        if error.get("type") == "json_invalid":
+            return "the request body is not valid JSON"
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts) or "the request is not valid"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Every error becomes a clear JSON answer; nothing a client sends gives a 500."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(_body(exc.code, exc.message, **exc.extra), status_code=exc.status)
+
+    @app.exception_handler(IllegalMove)
+    async def _illegal(_request: Request, exc: IllegalMove) -> JSONResponse:
+        return JSONResponse(_body("illegal_move", exc.reason), status_code=422)
+
+    @app.exception_handler(InvalidOptions)
+    async def _options(_request: Request, exc: InvalidOptions) -> JSONResponse:
+        return JSONResponse(_body("invalid_options", str(exc)), status_code=422)
+
+    @app.exception_handler(InvalidInput)
+    async def _input(_request: Request, exc: InvalidInput) -> JSONResponse:
+        return JSONResponse(_body("invalid_input", str(exc)), status_code=422)
+
+    @app.exception_handler(CodecError)
+    async def _codec(_request: Request, exc: CodecError) -> JSONResponse:
+        return JSONResponse(_body("invalid_input", str(exc)), status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse(_body("invalid_request", _describe(exc)), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse(_body(code, str(exc.detail)), status_code=exc.status_code)

@@ -1,0 +1,211 @@
+"""The games API on SQLite and PostgreSQL, with Pig as a stand-in for any game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dicehall.server.services import Services
+from tests.server.conftest import Headers, MakeUser
+from tests.server.pig_entry import register_pig
+
+register_pig()
+
+API = "/api/v1"
+
+
+def create(client: TestClient, headers: Headers, seats: list[str], **options: Any) -> Any:
+    response = client.post(
+        f"{API}/games", json={"game": "pig", "seats": seats, "options": options}, headers=headers
+    )
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def move(client: TestClient, headers: Headers, game: Any, action: Any, **extra: str) -> Any:
+    return client.post(
+        f"{API}/games/{game['id']}/actions",
+        json={"action": action, "expected_version": game["version"]},
+        headers={**headers, **extra},
+    )
+
+
+def play_to_end(client: TestClient, players: dict[int, Headers], game: Any) -> Any:
+    """Hold at 8 or more; every response is checked."""
+    for _ in range(500):
+        if game["status"] == "finished":
+            return game
+        seat = game["to_act"]
+        headers = players[seat]
+        game = client.get(f"{API}/games/{game['id']}", headers=headers).json()
+        assert game["your_turn"]
+        choice = {"type": "hold"} if game["view"]["turn_total"] >= 8 else {"type": "roll_again"}
+        response = move(client, headers, game, choice)
+        assert response.status_code == 200, response.text
+        game = response.json()
+    raise AssertionError("game did not end")
+
+
+def test_against_a_bot_to_the_end(client: TestClient, make_user: MakeUser) -> None:
+    alice = make_user("alice")
+    game = create(client, alice, ["me", "bot:random"], target=20)
+    assert game["status"] == "active" and game["your_turn"] and game["my_seat"] == 0
+    assert game["legal"] == [{"type": "hold"}, {"type": "roll_again"}]
+    game = play_to_end(client, {0: alice}, game)
+    assert game["result"]["winners"]
+    log = client.get(f"{API}/games/{game['id']}/log").json()
+    rolls = [e for e in log["events"] if e["type"] == "resolved"]
+    assert rolls and all(e["dice_set"] is not None for e in rolls)
+    sets = [e["dice_set"] for e in rolls]
+    assert sets == sorted(sets) and len(set(sets)) == len(sets)
+
+
+def test_two_users_and_the_game_list(client: TestClient, make_user: MakeUser) -> None:
+    alice, bob = make_user("alice"), make_user("bob")
+    game = create(client, alice, ["me", "user:bob"], target=15)
+    listed = client.get(f"{API}/games", headers=alice).json()
+    assert listed[0]["id"] == game["id"] and listed[0]["your_turn"]
+    other = create(client, bob, ["me", "alice"], target=15)
+    # bob's game waits on bob, so alice's list shows the game waiting on her first
+    order = [g["id"] for g in client.get(f"{API}/games", headers=alice).json()]
+    assert order == [game["id"], other["id"]]
+    # bob cannot move in alice's turn
+    response = move(client, bob, game, {"type": "hold"})
+    assert response.status_code == 422
+    assert "seat 1's turn" in response.json()["error"]
+    final = play_to_end(client, {0: alice, 1: bob}, game)
+    assert final["status"] == "finished"
+
+
+def test_open_seat_waiting_room_and_join(client: TestClient, make_user: MakeUser) -> None:
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    game = create(client, alice, ["me", "open"])
+    assert game["status"] == "waiting" and game["view"] is None
+    room = client.get(f"{API}/games/open").json()
+    assert [g["id"] for g in room] == [game["id"]]
+    again = client.post(f"{API}/games/{game['id']}/join", json={}, headers=alice)
+    assert again.status_code == 409 and again.json()["code"] == "already_seated"
+    joined = client.post(f"{API}/games/{game['id']}/join", json={}, headers=bob)
+    assert joined.status_code == 200 and joined.json()["status"] == "active"
+    late = client.post(f"{API}/games/{game['id']}/join", json={}, headers=carol)
+    assert late.status_code == 409
+    assert client.get(f"{API}/games/open").json() == []
+
+
+def test_stale_version_and_idempotency(client: TestClient, make_user: MakeUser) -> None:
+    alice = make_user("alice")
+    game = create(client, alice, ["me", "bot:random"], target=50)
+    first = move(client, alice, game, {"type": "roll_again"}, **{"Idempotency-Key": "k1"})
+    assert first.status_code == 200 and not first.json()["replayed"]
+    repeat = move(client, alice, game, {"type": "roll_again"}, **{"Idempotency-Key": "k1"})
+    assert repeat.status_code == 200 and repeat.json()["replayed"]
+    assert repeat.json()["version"] == first.json()["version"]
+    stale = move(client, alice, game, {"type": "roll_again"})
+    assert stale.status_code == 409
+    assert stale.json()["code"] == "stale" and stale.json()["version"] == first.json()["version"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"game": "chess", "seats": ["me"]}, 422, "unknown_game"),
+        ({"game": "pig", "seats": ["me"], "options": {"goal": 3}}, 422, "invalid_options"),
+        ({"game": "pig", "seats": ["me"], "options": {"target": -1}}, 422, "invalid_options"),
+        ({"game": "pig", "seats": ["me", "bot:genius"]}, 422, "invalid_input"),
+        ({"game": "pig", "seats": ["bot:random"]}, 422, "invalid_seats"),
+        ({"game": "pig", "seats": ["me", "me"]}, 422, "invalid_seats"),
+        ({"game": "pig", "seats": ["me", "nobody"]}, 422, "unknown_user"),
+        ({"game": "pig", "seats": ["me"] * 5}, 422, "invalid_options"),
+        ({"game": "pig", "seats": "me"}, 422, "invalid_request"),
+        ({"seats": ["me"]}, 422, "invalid_request"),
+    ],
+)
+def test_bad_creates(
+    client: TestClient, make_user: MakeUser, body: Any, status: int, code: str
+) -> None:
+    response = client.post(f"{API}/games", json=body, headers=make_user("alice"))
+    assert response.status_code == status, response.text
+    assert response.json()["code"] == code
+    assert response.json()["error"]
+
+
+def test_bad_moves_change_nothing(client: TestClient, make_user: MakeUser) -> None:
+    alice, mallory = make_user("alice"), make_user("mallory")
+    game = create(client, alice, ["me", "bot:random"])
+    cases = [
+        (alice, {"type": "fold"}, 422, "invalid_input"),
+        (alice, {"type": "hold", "extra": 1}, 422, "invalid_input"),
+        (alice, "hold", 422, "invalid_request"),
+        (mallory, {"type": "hold"}, 403, "not_your_game"),
+    ]
+    for headers, action, status, code in cases:
+        response = move(client, headers, game, action)
+        assert response.status_code == status, response.text
+        assert response.json()["code"] == code
+    malformed = client.post(
+        f"{API}/games/{game['id']}/actions",
+        content=b"{not json",
+        headers={**alice, "content-type": "application/json"},
+    )
+    assert malformed.status_code == 422
+    huge = client.post(
+        f"{API}/games/{game['id']}/actions",
+        content=b"[" + b"1," * 100_000 + b"1]",
+        headers={**alice, "content-type": "application/json"},
+    )
+    assert huge.status_code == 413
+    missing = client.get(f"{API}/games/999999", headers=alice)
+    assert missing.status_code == 404
+    after = client.get(f"{API}/games/{game['id']}", headers=alice).json()
+    assert after["version"] == game["version"] and after["view"] == game["view"]
+
+
+def test_anonymous_and_bad_tokens(client: TestClient, make_user: MakeUser) -> None:
+    alice = make_user("alice")
+    game = create(client, alice, ["me", "bot:random"])
+    assert client.post(f"{API}/games", json={"game": "pig", "seats": ["me"]}).status_code == 401
+    bad = client.get(f"{API}/games", headers={"Authorization": "Bearer nope"})
+    assert bad.status_code == 401 and "not valid" in bad.json()["error"]
+    spectator = client.get(f"{API}/games/{game['id']}").json()
+    assert spectator["my_seat"] is None and spectator["legal"] == []
+    log = client.get(f"{API}/games/{game['id']}/log")
+    assert log.status_code == 409 and log.json()["code"] == "in_progress"
+
+
+def test_dice_pool_reveals_only_spent_batches_of_finished_games(
+    client: TestClient, make_user: MakeUser, services: Services
+) -> None:
+    alice = make_user("alice")
+    for _ in range(4):
+        play_to_end(client, {0: alice}, create(client, alice, ["me", "bot:random"], target=30))
+    report = client.get(f"{API}/fairness").json()
+    revealed = [b for b in report["batches"] if b["revealed"]]
+    assert revealed, "batches of 40 sets should be spent by four games"
+    assert report["revealed"]["dice"] == 6 * sum(b["size"] for b in revealed)
+    assert 0.0 <= report["revealed"]["p_value"] <= 1.0
+    unrevealed = [b for b in report["batches"] if not b["revealed"]]
+    assert unrevealed, "the reserve batch stays secret"
+    secret = client.get(f"{API}/fairness/batches/{unrevealed[0]['id']}")
+    assert secret.status_code == 404
+    from dicehall.server.fairness import verify_batch
+
+    batch = client.get(f"{API}/fairness/batches/{revealed[0]['id']}").json()
+    assert verify_batch(batch)[0]
+    tampered = {**batch, "sets": ["666666", *batch["sets"][1:]]}
+    assert not verify_batch(tampered)[0] or batch["sets"][0] == "666666"
+
+
+def test_unfinished_game_keeps_its_batch_secret(
+    client: TestClient, make_user: MakeUser, services: Services
+) -> None:
+    alice = make_user("alice")
+    pending = create(client, alice, ["me", "bot:random"], target=1000)
+    for _ in range(3):
+        play_to_end(client, {0: alice}, create(client, alice, ["me", "bot:random"], target=40))
+    report = client.get(f"{API}/fairness").json()
+    first = report["batches"][0]
+    # the pending game drew its first roll from the first batch, so it is not revealed
+    assert not first["revealed"]
+    assert client.get(f"{API}/games/{pending['id']}").json()["status"] == "active"
