@@ -23,6 +23,7 @@ OptionList = Optional[list[str]]  # noqa: UP045 - Typer needs Optional here
 
 
 def _load_game_clis() -> None:
+    importlib.import_module("dicehall.cli.site")
     for name in games.available():
         try:
             importlib.import_module(f"dicehall.cli.{name}")

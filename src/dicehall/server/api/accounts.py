@@ -1,7 +1,316 @@
-"""Accounts API (being built): sign up, log in, log out, password, profile, API tokens."""
+"""Accounts API: sign up, log in, log out, the session, password, profiles and API tokens.
+
+Browsers sign in with a session cookie (HttpOnly, SameSite=Lax) and send the session's CSRF
+token in ``X-CSRF-Token`` with every write; programs send ``Authorization: Bearer TOKEN``
+and need no CSRF token. Log-in and sign-up are rate limited per client address and per
+user id (429 with ``Retry-After``).
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import threading
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request, Response, status
+from fastapi.responses import JSONResponse
+from pydantic import AfterValidator, BaseModel, ConfigDict
+
+from dicehall.server import accounts
+from dicehall.server.api.deps import DbDep, ServicesDep, UserDep, authenticate
+from dicehall.server.api.errors import ApiError
+from dicehall.server.models import AuthSession, User
+from dicehall.server.ratelimit import RateLimiter, bucket, make_limiter
+from dicehall.server.security import SESSION_COOKIE
+from dicehall.server.services import Services
 
 router = APIRouter(prefix="/api/v1", tags=["accounts"])
+
+#: Token ids are 32-bit integers in every database; larger ones cannot exist.
+_MAX_ID = 2**31 - 1
+
+
+def _unicode(text: str) -> str:
+    # JSON may carry lone surrogates ("\ud800"); they cannot be hashed or stored.
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("text must be valid Unicode (it has a lone surrogate)") from None
+    return text
+
+
+Text = Annotated[str, AfterValidator(_unicode)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SignUp(_Body):
+    """A new account: user id, password and an optional display name (the user id if left out)."""
+
+    user_id: Text
+    password: Text
+    display_name: Text | None = None
+
+
+class LogIn(_Body):
+    """Credentials for log-in."""
+
+    user_id: Text
+    password: Text
+
+
+class PasswordChange(_Body):
+    """The current password and the new one."""
+
+    old_password: Text
+    new_password: Text
+
+
+class ProfileEdit(_Body):
+    """The profile fields to change; those left out (or null) stay as they are."""
+
+    display_name: Text | None = None
+    about: Text | None = None
+
+
+class NewToken(_Body):
+    """A name for a new API token, to tell tokens apart (e.g. "my bot")."""
+
+    name: Text
+
+
+_limiter_lock = threading.Lock()
+
+
+def _limiter(request: Request, services: Services) -> RateLimiter:
+    # One limiter per application, made on first use (Services has no place for it yet).
+    state = request.app.state
+    with _limiter_lock:
+        limiter: RateLimiter | None = getattr(state, "auth_limiter", None)
+        if limiter is None:
+            limiter = make_limiter(services.settings)
+            state.auth_limiter = limiter
+    return limiter
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _over_limit(
+    request: Request, services: Services, kind: str, user_id: str
+) -> JSONResponse | None:
+    """Count an attempt; the 429 answer when this address or this user id is over the limit."""
+    wait = _limiter(request, services).hit(
+        [
+            bucket(kind, "ip", _address(request)),
+            bucket(kind, "user", accounts.user_key(user_id)),
+        ]
+    )
+    if wait is None:
+        return None
+    return JSONResponse(
+        {
+            "error": f"too many attempts; try again in {wait} seconds",
+            "code": "rate_limited",
+            "retry_after": wait,
+        },
+        status_code=status.HTTP_429_TOO_MANY_REQUESTS,
+        headers={"Retry-After": str(wait)},
+    )
+
+
+def _set_cookie(response: Response, services: Services, secret: str) -> None:
+    settings = services.settings
+    response.set_cookie(
+        SESSION_COOKIE,
+        secret,
+        max_age=settings.session_days * 86400,
+        path="/",
+        secure=settings.secure_cookies,
+        httponly=True,
+        samesite="lax",
+    )
+
+
+def _clear_cookie(response: Response, services: Services) -> None:
+    response.delete_cookie(
+        SESSION_COOKIE,
+        path="/",
+        secure=services.settings.secure_cookies,
+        httponly=True,
+        samesite="lax",
+    )
+
+
+def _ended(exc: ApiError, services: Services) -> JSONResponse:
+    """The 401 for an ended session, also telling the browser to drop the dead cookie."""
+    answer = JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
+    _clear_cookie(answer, services)
+    return answer
+
+
+def _signed_in(request: Request, db: DbDep) -> tuple[User, AuthSession | None]:
+    found = authenticate(request, db)
+    if found is None:
+        raise ApiError(401, "unauthenticated", "sign in first (session cookie or bearer token)")
+    return found
+
+
+SignedInDep = Annotated[tuple[User, AuthSession | None], Depends(_signed_in)]
+
+
+def _signed_in_payload(signed: accounts.SignedIn) -> dict[str, Any]:
+    return {"user": accounts.user_payload(signed.user), "csrf_token": signed.csrf_token}
+
+
+@router.post("/auth/signup", status_code=status.HTTP_201_CREATED, response_model=None)
+def signup(
+    body: SignUp, request: Request, response: Response, services: ServicesDep
+) -> dict[str, Any] | JSONResponse:
+    """Create an account and sign in: the session cookie is set, the CSRF token returned."""
+    limited = _over_limit(request, services, "signup", body.user_id)
+    if limited is not None:
+        return limited
+    signed = accounts.sign_up(
+        services,
+        body.user_id,
+        body.password,
+        body.display_name,
+        request.cookies.get(SESSION_COOKIE),
+    )
+    _set_cookie(response, services, signed.cookie)
+    return _signed_in_payload(signed)
+
+
+@router.post("/auth/login", response_model=None)
+def login(
+    body: LogIn, request: Request, response: Response, services: ServicesDep
+) -> dict[str, Any] | JSONResponse:
+    """Sign in: the session cookie is set, the CSRF token returned; one 401 for any mistake."""
+    limited = _over_limit(request, services, "login", body.user_id)
+    if limited is not None:
+        return limited
+    signed = accounts.log_in(
+        services, body.user_id, body.password, request.cookies.get(SESSION_COOKIE)
+    )
+    _set_cookie(response, services, signed.cookie)
+    return _signed_in_payload(signed)
+
+
+@router.post("/auth/logout", response_model=None)
+def logout(
+    request: Request, response: Response, db: DbDep, services: ServicesDep
+) -> dict[str, Any] | JSONResponse:
+    """End this browser session and clear its cookie (needs the CSRF token)."""
+    try:
+        found = authenticate(request, db)
+    except ApiError as exc:
+        if exc.code != "session_expired":
+            raise
+        return _ended(exc, services)
+    if found is None:
+        raise ApiError(401, "unauthenticated", "you are not signed in")
+    _user, session = found
+    if session is None:
+        raise ApiError(
+            400,
+            "not_a_session",
+            "log out ends a browser session; to stop an API token, revoke it with "
+            "DELETE /api/v1/tokens/{id}",
+        )
+    accounts.log_out(services, session.id)
+    _clear_cookie(response, services)
+    return {"signed_out": True, "message": "you are signed out"}
+
+
+@router.get("/auth/session", response_model=None)
+def current_session(
+    request: Request, db: DbDep, services: ServicesDep
+) -> dict[str, Any] | JSONResponse:
+    """The signed-in browser's user and CSRF token; 401 for visitors and ended sessions."""
+    try:
+        found = authenticate(request, db)
+    except ApiError as exc:
+        if exc.code != "session_expired":
+            raise
+        return _ended(exc, services)
+    if found is None:
+        raise ApiError(401, "unauthenticated", "you are not signed in")
+    user, session = found
+    if session is None:
+        raise ApiError(
+            401,
+            "not_a_session",
+            "this is an API token, not a browser session; API tokens need no CSRF token",
+        )
+    return {"user": accounts.user_payload(user), "csrf_token": session.csrf_token}
+
+
+@router.post("/auth/password", response_model=None)
+def change_password(
+    body: PasswordChange, request: Request, signed_in: SignedInDep, services: ServicesDep
+) -> dict[str, Any] | JSONResponse:
+    """Change the password; every other session of the user ends (API tokens stay valid)."""
+    user, session = signed_in
+    # The old password is a guess like a log-in's, so a stolen session cannot brute-force it.
+    limited = _over_limit(request, services, "password", user.user_id)
+    if limited is not None:
+        return limited
+    keep = session.id if session is not None else None
+    ended = accounts.change_password(
+        services, user, keep, body.old_password, body.new_password
+    )
+    which = "other browser sessions" if session is not None else "browser sessions"
+    return {
+        "user": accounts.user_payload(user),
+        "ended_sessions": ended,
+        "message": f"your password is changed; {ended} {which} were signed out",
+    }
+
+
+@router.get("/users/me")
+def my_profile(user: UserDep) -> dict[str, Any]:
+    """My profile."""
+    return accounts.user_payload(user)
+
+
+@router.patch("/users/me")
+def edit_profile(body: ProfileEdit, user: UserDep, services: ServicesDep) -> dict[str, Any]:
+    """Change my display name and/or about text."""
+    if body.display_name is None and body.about is None:
+        raise ApiError(422, "nothing_to_change", "send display_name and/or about to change")
+    updated = accounts.update_profile(services, user, body.display_name, body.about)
+    return accounts.user_payload(updated)
+
+
+@router.get("/users/{user_id}")
+def profile(user_id: str, db: DbDep) -> dict[str, Any]:
+    """Anyone's public profile, by user id (any case)."""
+    return accounts.user_payload(accounts.find_user(db, user_id))
+
+
+@router.post("/tokens", status_code=status.HTTP_201_CREATED)
+def create_token(body: NewToken, user: UserDep, services: ServicesDep) -> dict[str, Any]:
+    """A new API token: its secret is in this answer only, so keep it now."""
+    secret, row = accounts.create_token(services, user, body.name)
+    return {**accounts.token_payload(row), "token": secret}
+
+
+@router.get("/tokens")
+def list_tokens(user: UserDep, db: DbDep) -> list[dict[str, Any]]:
+    """My API tokens (names and dates, never the secrets)."""
+    return accounts.list_tokens(db, user)
+
+
+@router.delete("/tokens/{token_id}")
+def revoke_token(token_id: int, user: UserDep, services: ServicesDep) -> dict[str, Any]:
+    """Revoke one of my API tokens; programs using it get 401 from now on."""
+    if not 1 <= token_id <= _MAX_ID:
+        raise ApiError(404, "no_such_token", f"you have no API token {token_id}")
+    accounts.revoke_token(services, user, token_id)
+    return {"revoked": token_id, "message": f"API token {token_id} is revoked"}
+
+
+__all__ = ["router"]

@@ -178,11 +178,13 @@ def post_action(
     key = idempotency_key.strip() if idempotency_key else None
 
     def work(db: Any) -> dict[str, Any]:
+        # Lock first, then look the key up: a twin request that committed while we waited
+        # for the lock is then seen, and answered as a replay rather than as stale.
+        row = gameservice.lock_game(db, game_id)
         if key is not None:
             done = gameservice.find_replay(db, user, key)
             if done is not None:
                 return _replayed(db, done.game_id, game_id, user)
-        row = gameservice.lock_game(db, game_id)
         gameservice.apply_move(
             db, services.pool, user, row, body.action, body.expected_version, key
         )

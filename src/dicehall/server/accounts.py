@@ -1,0 +1,404 @@
+"""Accounts: the rules for user ids, passwords and profiles; sign up, log in, log out,
+password change, profile edits and API tokens.
+
+Every function checks what a client sent and raises :class:`ApiError` with a sentence a
+person can act on. Password hashing (argon2id through ``services.hasher``) runs outside the
+write transactions, so a slow hash never holds the database's write lock.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from dicehall.server.api.errors import ApiError
+from dicehall.server.clock import aware, now
+from dicehall.server.models import ApiToken, AuthSession, User
+from dicehall.server.security import digest, issue_api_token, open_session
+from dicehall.server.services import Services
+
+USER_ID_MIN, USER_ID_MAX = 3, 20
+PASSWORD_MIN, PASSWORD_MAX = 8, 128
+DISPLAY_NAME_MAX = 40
+ABOUT_MAX = 1000
+TOKEN_NAME_MAX = 40
+#: More tokens than this per user is a sign of a leak in some program, not a need.
+TOKENS_PER_USER = 50
+
+#: Names that would read as the site speaking, or that the seat syntax of games uses.
+RESERVED_USER_IDS = frozenset(
+    {
+        "admin",
+        "administrator",
+        "anonymous",
+        "api",
+        "bot",
+        "bots",
+        "dicehall",
+        "everyone",
+        "guest",
+        "help",
+        "login",
+        "logout",
+        "me",
+        "mod",
+        "moderator",
+        "nobody",
+        "none",
+        "null",
+        "official",
+        "open",
+        "root",
+        "server",
+        "signup",
+        "staff",
+        "support",
+        "system",
+        "undefined",
+        "user",
+        "users",
+        "visitor",
+    }
+)
+
+_USER_ID_CHARS = re.compile(r"[A-Za-z0-9_-]+")
+_USER_ID_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}")
+_ABOUT_CONTROLS_ALLOWED = frozenset("\n\r\t")
+
+WRONG_LOGIN = "wrong user id or password"
+
+
+def user_key(user_id: str) -> str:
+    """The case-folded form under which a user id is unique (user ids are ASCII)."""
+    return user_id.lower()
+
+
+def check_user_id(user_id: str) -> str:
+    """The user id's unique key, or ApiError 422 ``invalid_user_id`` naming the broken rule."""
+    if not USER_ID_MIN <= len(user_id) <= USER_ID_MAX:
+        raise ApiError(
+            422,
+            "invalid_user_id",
+            f"a user id must be {USER_ID_MIN} to {USER_ID_MAX} characters long",
+        )
+    if not _USER_ID_CHARS.fullmatch(user_id):
+        raise ApiError(
+            422,
+            "invalid_user_id",
+            "a user id may contain only letters (a-z, A-Z), digits, '_' and '-'",
+        )
+    if not user_id[0].isalpha():
+        raise ApiError(422, "invalid_user_id", "a user id must start with a letter")
+    key = user_key(user_id)
+    if key in RESERVED_USER_IDS:
+        raise ApiError(
+            422, "invalid_user_id", f"the user id {user_id!r} is reserved; please choose another"
+        )
+    return key
+
+
+def check_password(password: str, user_id: str) -> None:
+    """ApiError 422 ``invalid_password`` unless the password may be used for ``user_id``."""
+    if len(password) < PASSWORD_MIN:
+        raise ApiError(
+            422,
+            "invalid_password",
+            f"a password must be at least {PASSWORD_MIN} characters long",
+        )
+    if len(password) > PASSWORD_MAX:
+        raise ApiError(
+            422,
+            "invalid_password",
+            f"a password must be at most {PASSWORD_MAX} characters long",
+        )
+    if password.casefold() == user_id.casefold():
+        raise ApiError(422, "invalid_password", "the password must not be the user id")
+
+
+def _printable_line(text: str, what: str, most: int, code: str) -> str:
+    cleaned = text.strip()
+    if not cleaned:
+        raise ApiError(422, code, f"{what} must not be empty")
+    if len(cleaned) > most:
+        raise ApiError(422, code, f"{what} must be at most {most} characters long")
+    if not cleaned.isprintable():
+        raise ApiError(
+            422,
+            code,
+            f"{what} may contain only printable characters (no line breaks or control "
+            "characters)",
+        )
+    return cleaned
+
+
+def check_display_name(name: str) -> str:
+    """The display name without surrounding spaces: 1 to 40 printable characters."""
+    return _printable_line(name, "a display name", DISPLAY_NAME_MAX, "invalid_display_name")
+
+
+def check_about(text: str) -> str:
+    """The about text without surrounding spaces: up to 1000 characters, lines allowed."""
+    cleaned = text.strip()
+    if len(cleaned) > ABOUT_MAX:
+        raise ApiError(
+            422, "invalid_about", f"the about text must be at most {ABOUT_MAX} characters long"
+        )
+    for char in cleaned:
+        if unicodedata.category(char) == "Cc" and char not in _ABOUT_CONTROLS_ALLOWED:
+            raise ApiError(
+                422,
+                "invalid_about",
+                "the about text may not contain control characters (line breaks and tabs "
+                "are fine)",
+            )
+    return cleaned
+
+
+def check_token_name(name: str) -> str:
+    """The token's name without surrounding spaces: 1 to 40 printable characters."""
+    return _printable_line(name, "a token name", TOKEN_NAME_MAX, "invalid_token_name")
+
+
+def _iso(moment: datetime) -> str:
+    return aware(moment).isoformat()
+
+
+def user_payload(user: User) -> dict[str, Any]:
+    """A user's profile as anyone may see it."""
+    return {
+        "user_id": user.user_id,
+        "display_name": user.display_name,
+        "about": user.about,
+        "created_at": _iso(user.created_at),
+    }
+
+
+def token_payload(token: ApiToken) -> dict[str, Any]:
+    """An API token as its owner sees it in a list: never the secret."""
+    return {"id": token.id, "name": token.name, "created_at": _iso(token.created_at)}
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A new browser session: the user, the cookie's secret and the session's CSRF token."""
+
+    user: User
+    cookie: str
+    csrf_token: str
+
+
+@functools.lru_cache(maxsize=8)
+def _dummy_hash(time_cost: int, memory_cost: int, parallelism: int) -> str:
+    return PasswordHasher(
+        time_cost=time_cost, memory_cost=memory_cost, parallelism=parallelism
+    ).hash("not anyone's password")
+
+
+def _verify(hasher: PasswordHasher, stored: str, password: str) -> bool:
+    try:
+        return hasher.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def _replace_session(db: Session, previous_cookie: str | None) -> None:
+    # The browser is about to get a new cookie; its old session would only linger unused.
+    if previous_cookie:
+        db.execute(delete(AuthSession).where(AuthSession.id == digest(previous_cookie)))
+
+
+def sign_up(
+    services: Services,
+    user_id: str,
+    password: str,
+    display_name: str | None,
+    previous_cookie: str | None = None,
+) -> SignedIn:
+    """Create an account and sign it in; 422 for a broken rule, 409 for a taken user id."""
+    key = check_user_id(user_id)
+    check_password(password, user_id)
+    name = check_display_name(display_name) if display_name is not None else user_id
+    with services.sessions() as db:
+        if db.scalar(select(User.id).where(User.key == key)) is not None:
+            raise _taken()
+    password_hash = services.hasher.hash(password)
+    try:
+        with services.writers() as db, db.begin():
+            if db.scalar(select(User.id).where(User.key == key)) is not None:
+                raise _taken()
+            user = User(
+                user_id=user_id,
+                key=key,
+                password_hash=password_hash,
+                display_name=name,
+                about="",
+                created_at=now(),
+            )
+            db.add(user)
+            db.flush()
+            _replace_session(db, previous_cookie)
+            secret, row = open_session(db, user, services.settings.session_days)
+    except IntegrityError as exc:
+        # Someone took the same id between our check and our insert.
+        raise _taken() from exc
+    return SignedIn(user, secret, row.csrf_token)
+
+
+def _taken() -> ApiError:
+    return ApiError(409, "user_id_taken", "that user id is taken")
+
+
+def log_in(
+    services: Services, user_id: str, password: str, previous_cookie: str | None = None
+) -> SignedIn:
+    """Check the password and open a session; 401 with one message for any wrong id or password.
+
+    A stored hash made with older argon2 parameters is replaced by one with the current ones.
+    """
+    hasher = services.hasher
+    user: User | None = None
+    if _USER_ID_SHAPE.fullmatch(user_id) and len(password) <= PASSWORD_MAX:
+        with services.sessions() as db:
+            user = db.scalar(select(User).where(User.key == user_key(user_id)))
+    if user is None:
+        # Hash anyway, so the answer takes as long as for a real user id with a wrong password.
+        _verify(
+            hasher,
+            _dummy_hash(hasher.time_cost, hasher.memory_cost, hasher.parallelism),
+            password[:PASSWORD_MAX],
+        )
+        raise ApiError(401, "wrong_login", WRONG_LOGIN)
+    if not _verify(hasher, user.password_hash, password):
+        raise ApiError(401, "wrong_login", WRONG_LOGIN)
+    rehashed = hasher.hash(password) if hasher.check_needs_rehash(user.password_hash) else None
+    with services.writers() as db, db.begin():
+        fresh = db.get(User, user.id)
+        if fresh is None:  # pragma: no cover - deleted while signing in
+            raise ApiError(401, "wrong_login", WRONG_LOGIN)
+        if rehashed is not None and fresh.password_hash == user.password_hash:
+            fresh.password_hash = rehashed
+        db.execute(
+            delete(AuthSession).where(
+                AuthSession.user_pk == fresh.id, AuthSession.expires_at <= now()
+            )
+        )
+        _replace_session(db, previous_cookie)
+        secret, row = open_session(db, fresh, services.settings.session_days)
+    return SignedIn(fresh, secret, row.csrf_token)
+
+
+def log_out(services: Services, session_id: str) -> None:
+    """End one browser session."""
+    with services.writers() as db, db.begin():
+        db.execute(delete(AuthSession).where(AuthSession.id == session_id))
+
+
+def change_password(
+    services: Services,
+    user: User,
+    keep_session: str | None,
+    old_password: str,
+    new_password: str,
+) -> int:
+    """Set a new password and end every session of the user but ``keep_session``.
+
+    Returns how many sessions were ended. 403 ``wrong_password`` when the old password is
+    wrong; 422 when the new one breaks a rule or equals the old one.
+    """
+    if len(old_password) > PASSWORD_MAX or not _verify(
+        services.hasher, user.password_hash, old_password
+    ):
+        raise ApiError(403, "wrong_password", "the old password is wrong")
+    check_password(new_password, user.user_id)
+    if new_password == old_password:
+        raise ApiError(
+            422, "invalid_password", "the new password must be different from the old one"
+        )
+    new_hash = services.hasher.hash(new_password)
+    with services.writers() as db, db.begin():
+        fresh = db.get(User, user.id)
+        if fresh is None:  # pragma: no cover - deleted while changing the password
+            raise ApiError(401, "unauthenticated", "sign in first")
+        if fresh.password_hash != user.password_hash:
+            raise ApiError(
+                409,
+                "password_changed",
+                "the password was changed by another request meanwhile; sign in again",
+            )
+        fresh.password_hash = new_hash
+        doomed = delete(AuthSession).where(AuthSession.user_pk == fresh.id)
+        if keep_session is not None:
+            doomed = doomed.where(AuthSession.id != keep_session)
+        ended = db.execute(doomed.returning(AuthSession.id)).all()
+    return len(ended)
+
+
+def find_user(db: Session, user_id: str) -> User:
+    """The user with this id (any case); 404 ``no_such_user`` otherwise."""
+    user = None
+    if _USER_ID_SHAPE.fullmatch(user_id):
+        user = db.scalar(select(User).where(User.key == user_key(user_id)))
+    if user is None:
+        shown = user_id if len(user_id) <= USER_ID_MAX else user_id[:USER_ID_MAX] + "..."
+        raise ApiError(404, "no_such_user", f"there is no user {shown!r}")
+    return user
+
+
+def update_profile(
+    services: Services, user: User, display_name: str | None, about: str | None
+) -> User:
+    """Change the display name and/or the about text; fields left out stay as they are."""
+    name = check_display_name(display_name) if display_name is not None else None
+    text = check_about(about) if about is not None else None
+    with services.writers() as db, db.begin():
+        fresh = db.get(User, user.id)
+        if fresh is None:  # pragma: no cover - deleted while editing
+            raise ApiError(401, "unauthenticated", "sign in first")
+        if name is not None:
+            fresh.display_name = name
+        if text is not None:
+            fresh.about = text
+    return fresh
+
+
+def list_tokens(db: Session, user: User) -> list[dict[str, Any]]:
+    """The user's API tokens, oldest first, without secrets."""
+    rows = db.scalars(select(ApiToken).where(ApiToken.user_pk == user.id).order_by(ApiToken.id))
+    return [token_payload(row) for row in rows]
+
+
+def create_token(services: Services, user: User, name: str) -> tuple[str, ApiToken]:
+    """A new API token named ``name``: its secret (shown once) and its row."""
+    cleaned = check_token_name(name)
+    with services.writers() as db, db.begin():
+        count = db.scalar(
+            select(func.count()).select_from(ApiToken).where(ApiToken.user_pk == user.id)
+        )
+        if (count or 0) >= TOKENS_PER_USER:
+            raise ApiError(
+                409,
+                "too_many_tokens",
+                f"you already have {TOKENS_PER_USER} API tokens; revoke one you no longer use",
+            )
+        secret, row = issue_api_token(db, user, cleaned)
+        db.flush()
+    return secret, row
+
+
+def revoke_token(services: Services, user: User, token_id: int) -> None:
+    """Delete one of the user's own tokens; 404 for any other id."""
+    with services.writers() as db, db.begin():
+        row = db.get(ApiToken, token_id)
+        if row is None or row.user_pk != user.id:
+            raise ApiError(404, "no_such_token", f"you have no API token {token_id}")
+        db.delete(row)

@@ -1,0 +1,100 @@
+"""A real server in a subprocess (uvicorn on 127.0.0.1), for concurrency and crash tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+import httpx
+
+from dicehall.server.clock import now
+from dicehall.server.models import User
+from dicehall.server.security import issue_api_token
+from dicehall.server.services import Services
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class LiveServer:
+    """``dicehall serve`` running as a child process."""
+
+    db_url: str
+    redis_url: str | None = None
+    port: int = field(default_factory=free_port)
+    workers: int = 1
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        """The server's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> None:
+        """Start the server and wait until it answers."""
+        args = [sys.executable, "-m", "dicehall", "serve", "--db", self.db_url]
+        args += ["--port", str(self.port), "--workers", str(self.workers)]
+        if self.redis_url:
+            args += ["--redis", self.redis_url]
+        env = {**os.environ, "DICEHALL_PLUGINS": "tests.server.pig_entry:register_pig"}
+        env["PYTHONPATH"] = os.getcwd() + os.pathsep + env.get("PYTHONPATH", "")
+        self.process = subprocess.Popen(
+            args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                err = self.process.stderr.read().decode() if self.process.stderr else ""
+                raise RuntimeError(f"server exited early: {err[-2000:]}")
+            try:
+                if httpx.get(f"{self.base}/api/v1/games/kinds", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("server did not start in time")
+
+    def kill(self) -> None:
+        """SIGKILL the whole server (every worker), as a crash would."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        """Stop the server politely, or kill it."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
+def add_user(services: Services, name: str) -> dict[str, str]:
+    """A user with an API token, straight into the database; returns bearer headers."""
+    with services.sessions() as db, db.begin():
+        user = User(
+            user_id=name,
+            key=name.lower(),
+            password_hash="unused",
+            display_name=name,
+            about="",
+            created_at=now(),
+        )
+        db.add(user)
+        db.flush()
+        secret, _ = issue_api_token(db, user, "tests")
+    return {"Authorization": f"Bearer {secret}"}

@@ -1,0 +1,96 @@
+"""Pushes over the WebSocket: in-process, and between two server processes through Redis."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import pytest
+import redis
+from fastapi.testclient import TestClient
+from websockets.sync.client import connect
+
+from dicehall.server.services import build_services
+from tests.server.conftest import MakeUser, site_settings
+from tests.server.live import LiveServer, add_user
+from tests.server.pig_entry import register_pig
+
+register_pig()
+API = "/api/v1"
+
+
+def test_socket_needs_a_user(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"{API}/ws"):
+        pass
+    assert refused.value.code == 4401
+
+
+def test_your_turn_push_in_process(client: TestClient, make_user: MakeUser) -> None:
+    alice, bob = make_user("alice"), make_user("bob")
+    with client.websocket_connect(f"{API}/ws", headers=bob) as socket:
+        assert socket.receive_json() == {"type": "hello"}
+        game = client.post(
+            f"{API}/games", json={"game": "pig", "seats": ["me", "bob"]}, headers=alice
+        ).json()
+        created = socket.receive_json()
+        assert created["game"] == game["id"] and created["your_turn"] is False
+        response = client.post(
+            f"{API}/games/{game['id']}/actions",
+            json={"action": {"type": "hold"}, "expected_version": game["version"]},
+            headers=alice,
+        )
+        assert response.status_code == 200
+        pushed = socket.receive_json()
+        assert pushed == {
+            "type": "game",
+            "game": game["id"],
+            "version": response.json()["version"],
+            "status": "active",
+            "your_turn": True,
+        }
+
+
+def _redis_ok() -> bool:
+    try:
+        return bool(redis.Redis.from_url("redis://127.0.0.1:6379/0").ping())
+    except redis.RedisError:
+        return False
+
+
+def test_push_crosses_processes_through_redis(tmp_path: Any) -> None:
+    import os
+
+    if not _redis_ok():
+        if os.environ.get("CI"):
+            pytest.fail("Redis at 127.0.0.1:6379 is required in CI")
+        pytest.skip("Redis is not running here")
+    url = f"sqlite:///{tmp_path}/shared.sqlite3"
+    redis_url = "redis://127.0.0.1:6379/0"
+    first, second = LiveServer(url, redis_url), LiveServer(url, redis_url)
+    first.start()
+    second.start()
+    services = build_services(site_settings(url))
+    try:
+        alice = add_user(services, f"a{uuid.uuid4().hex[:8]}")
+        bob_name = f"b{uuid.uuid4().hex[:8]}"
+        bob = add_user(services, bob_name)
+        ws_url = second.base.replace("http", "ws") + f"{API}/ws"
+        with connect(ws_url, additional_headers=bob, open_timeout=10) as socket:
+            assert json.loads(socket.recv(timeout=10)) == {"type": "hello"}
+            import httpx
+
+            game = httpx.post(
+                f"{first.base}{API}/games",
+                json={"game": "pig", "seats": ["me", bob_name]},
+                headers=alice,
+                timeout=10,
+            ).json()
+            message = json.loads(socket.recv(timeout=10))
+            assert message["type"] == "game" and message["game"] == game["id"]
+    finally:
+        first.stop()
+        second.stop()
+        services.engine.dispose()
