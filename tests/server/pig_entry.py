@@ -6,6 +6,8 @@ from dicehall import games
 from dicehall.engine.bots import RandomBot
 from tests.engine.pig import PIG
 
+PIG_PLUGIN = "tests.server.pig_entry:register_pig"
+
 
 def register_pig() -> None:
     """Make ``pig`` a game the site offers (idempotent)."""

@@ -15,11 +15,11 @@ import pytest
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.engine.events import decode_event, replay
+from dicehall.server.live import LiveServer, add_user
 from dicehall.server.models import EventRow, GameRow
 from dicehall.server.services import Services, build_services
 from tests.server.conftest import site_settings
-from tests.server.live import LiveServer, add_user
-from tests.server.pig_entry import register_pig
+from tests.server.pig_entry import PIG_PLUGIN, register_pig
 
 register_pig()
 API = "/api/v1"
@@ -27,7 +27,7 @@ API = "/api/v1"
 
 @pytest.fixture
 def live(db_url: str) -> Iterator[tuple[LiveServer, Services]]:
-    server = LiveServer(db_url)
+    server = LiveServer(db_url, plugins=PIG_PLUGIN)
     server.start()
     services = build_services(site_settings(db_url))
     try:
@@ -109,7 +109,7 @@ def _verify_replays(services: Services) -> int:
 
 
 def test_sigkill_during_load_loses_no_acknowledged_move(db_url: str) -> None:
-    server = LiveServer(db_url)
+    server = LiveServer(db_url, plugins=PIG_PLUGIN)
     server.start()
     services = build_services(site_settings(db_url))
     players = [add_user(services, f"player{i}") for i in range(6)]

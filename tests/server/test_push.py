@@ -11,10 +11,10 @@ import redis
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
+from dicehall.server.live import LiveServer, add_user
 from dicehall.server.services import build_services
 from tests.server.conftest import MakeUser, site_settings
-from tests.server.live import LiveServer, add_user
-from tests.server.pig_entry import register_pig
+from tests.server.pig_entry import PIG_PLUGIN, register_pig
 
 register_pig()
 API = "/api/v1"
@@ -69,7 +69,10 @@ def test_push_crosses_processes_through_redis(tmp_path: Any) -> None:
         pytest.skip("Redis is not running here")
     url = f"sqlite:///{tmp_path}/shared.sqlite3"
     redis_url = "redis://127.0.0.1:6379/0"
-    first, second = LiveServer(url, redis_url), LiveServer(url, redis_url)
+    first, second = (
+        LiveServer(url, redis_url, plugins=PIG_PLUGIN),
+        LiveServer(url, redis_url, plugins=PIG_PLUGIN),
+    )
     first.start()
     second.start()
     services = build_services(site_settings(url))

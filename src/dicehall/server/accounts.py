@@ -3,7 +3,7 @@ password change, profile edits and API tokens.
 
 Every function checks what a client sent and raises :class:`ApiError` with a sentence a
 person can act on. Password hashing (argon2id through ``services.hasher``) runs outside the
-write transactions, so a slow hash never holds the database's write lock.
+write transactions (``services.write()``), so a slow hash never holds the write lock.
 """
 
 from __future__ import annotations
@@ -135,8 +135,7 @@ def _printable_line(text: str, what: str, most: int, code: str) -> str:
         raise ApiError(
             422,
             code,
-            f"{what} may contain only printable characters (no line breaks or control "
-            "characters)",
+            f"{what} may contain only printable characters (no line breaks or control characters)",
         )
     return cleaned
 
@@ -158,8 +157,7 @@ def check_about(text: str) -> str:
             raise ApiError(
                 422,
                 "invalid_about",
-                "the about text may not contain control characters (line breaks and tabs "
-                "are fine)",
+                "the about text may not contain control characters (line breaks and tabs are fine)",
             )
     return cleaned
 
@@ -233,7 +231,7 @@ def sign_up(
             raise _taken()
     password_hash = services.hasher.hash(password)
     try:
-        with services.writers() as db, db.begin():
+        with services.write() as db:
             if db.scalar(select(User.id).where(User.key == key)) is not None:
                 raise _taken()
             user = User(
@@ -281,7 +279,7 @@ def log_in(
     if not _verify(hasher, user.password_hash, password):
         raise ApiError(401, "wrong_login", WRONG_LOGIN)
     rehashed = hasher.hash(password) if hasher.check_needs_rehash(user.password_hash) else None
-    with services.writers() as db, db.begin():
+    with services.write() as db:
         fresh = db.get(User, user.id)
         if fresh is None:  # pragma: no cover - deleted while signing in
             raise ApiError(401, "wrong_login", WRONG_LOGIN)
@@ -299,7 +297,7 @@ def log_in(
 
 def log_out(services: Services, session_id: str) -> None:
     """End one browser session."""
-    with services.writers() as db, db.begin():
+    with services.write() as db:
         db.execute(delete(AuthSession).where(AuthSession.id == session_id))
 
 
@@ -325,7 +323,7 @@ def change_password(
             422, "invalid_password", "the new password must be different from the old one"
         )
     new_hash = services.hasher.hash(new_password)
-    with services.writers() as db, db.begin():
+    with services.write() as db:
         fresh = db.get(User, user.id)
         if fresh is None:  # pragma: no cover - deleted while changing the password
             raise ApiError(401, "unauthenticated", "sign in first")
@@ -360,7 +358,7 @@ def update_profile(
     """Change the display name and/or the about text; fields left out stay as they are."""
     name = check_display_name(display_name) if display_name is not None else None
     text = check_about(about) if about is not None else None
-    with services.writers() as db, db.begin():
+    with services.write() as db:
         fresh = db.get(User, user.id)
         if fresh is None:  # pragma: no cover - deleted while editing
             raise ApiError(401, "unauthenticated", "sign in first")
@@ -380,7 +378,7 @@ def list_tokens(db: Session, user: User) -> list[dict[str, Any]]:
 def create_token(services: Services, user: User, name: str) -> tuple[str, ApiToken]:
     """A new API token named ``name``: its secret (shown once) and its row."""
     cleaned = check_token_name(name)
-    with services.writers() as db, db.begin():
+    with services.write() as db:
         count = db.scalar(
             select(func.count()).select_from(ApiToken).where(ApiToken.user_pk == user.id)
         )
@@ -397,7 +395,7 @@ def create_token(services: Services, user: User, name: str) -> tuple[str, ApiTok
 
 def revoke_token(services: Services, user: User, token_id: int) -> None:
     """Delete one of the user's own tokens; 404 for any other id."""
-    with services.writers() as db, db.begin():
+    with services.write() as db:
         row = db.get(ApiToken, token_id)
         if row is None or row.user_pk != user.id:
             raise ApiError(404, "no_such_token", f"you have no API token {token_id}")

@@ -72,11 +72,6 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 
 
-def writer_factory(engine: Engine) -> sessionmaker[Session]:
-    """Sessions for read-modify-write transactions: on SQLite they take the write lock first."""
-    return sessionmaker(engine.execution_options(sqlite_begin="IMMEDIATE"), expire_on_commit=False)
-
-
 def migrate(engine: Engine) -> None:
     """Bring the database schema up to date with Alembic."""
     config = Config()

@@ -3,6 +3,7 @@
 A move runs in one transaction: load the game (locked), compare the client's version, check
 the seat and the action, apply it, resolve chance from the dice pool, let bots at the table
 act until a human must act, append the events, store the snapshot and the new version.
+The hot path uses SQLAlchemy Core on a plain connection and a handful of statements.
 """
 
 from __future__ import annotations
@@ -13,26 +14,32 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any, cast
 
-from sqlalchemy import case, select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, Table, case, func, insert, select, update
+from sqlalchemy.engine import Row
 
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.engine.bots import Bot
 from dicehall.engine.chance import Draw, Roll
-from dicehall.engine.errors import DicehallError, InvalidInput
+from dicehall.engine.errors import InvalidInput
 from dicehall.engine.events import Acted, Event, Resolved, decode_event
-from dicehall.engine.game import Chance, Finished, Game, ToAct, Turn
+from dicehall.engine.game import Chance, Finished, Game, ToAct
 from dicehall.server.api.errors import ApiError
 from dicehall.server.clock import aware, now
 from dicehall.server.models import EventRow, GameRow, IdempotencyRow, SeatRow, User
 from dicehall.server.pool import SET_SIZE, DicePool
 
 MAX_ADVANCE_STEPS = 100_000
+
+GAMES = cast(Table, GameRow.__table__)
+SEATS = cast(Table, SeatRow.__table__)
+EVENTS = cast(Table, EventRow.__table__)
+KEYS = cast(Table, IdempotencyRow.__table__)
+USERS = cast(Table, User.__table__)
 
 Step = tuple[Event, int | None]
 """An event and, for a roll served from the pool, the id of its first dice set."""
@@ -52,23 +59,61 @@ class SeatInfo:
         """Nobody has taken this seat yet."""
         return self.user_pk is None and self.bot is None
 
+    def as_json(self) -> dict[str, Any]:
+        """The seat as the API shows it."""
+        return {"seat": self.seat, "user": self.user_id, "bot": self.bot, "open": self.is_open}
 
-class _StateCache:
-    """Decoded states by (game, version): a snapshot is decoded once per process."""
 
-    def __init__(self, size: int = 2048) -> None:
-        self._items: OrderedDict[tuple[int, int], Any] = OrderedDict()
+@dataclass(frozen=True)
+class GameRecord:
+    """A game's row, as plain data."""
+
+    id: int
+    kind: str
+    options: str
+    seats: int
+    status: str
+    version: int
+    snapshot: str | None
+    to_act: int | None
+    result: str | None
+    event_count: int
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, row: Row[Any]) -> GameRecord:
+        """From a ``games`` row."""
+        return cls(
+            row.id,
+            row.kind,
+            row.options,
+            row.seats,
+            row.status,
+            row.version,
+            row.snapshot,
+            row.to_act,
+            row.result,
+            row.event_count,
+            aware(row.updated_at),
+        )
+
+
+class _Cache:
+    """A small thread-safe LRU map."""
+
+    def __init__(self, size: int) -> None:
+        self._items: OrderedDict[Any, Any] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[int, int]) -> Any | None:
+    def get(self, key: Any) -> Any | None:
         with self._lock:
             value = self._items.get(key)
             if value is not None:
                 self._items.move_to_end(key)
             return value
 
-    def put(self, key: tuple[int, int], value: Any) -> None:
+    def put(self, key: Any, value: Any) -> None:
         with self._lock:
             self._items[key] = value
             self._items.move_to_end(key)
@@ -76,7 +121,9 @@ class _StateCache:
                 self._items.popitem(last=False)
 
 
-_states = _StateCache()
+# Decoded states by (game, version) and options by game: each decoded once per process.
+_states = _Cache(4096)
+_options = _Cache(4096)
 _bots: dict[tuple[str, str], Bot] = {}
 _bots_lock = threading.Lock()
 
@@ -99,30 +146,45 @@ def entry_of(kind: str) -> games.GameEntry:
         raise ApiError(422, "unknown_game", str(exc)) from exc
 
 
-def load_state(row: GameRow) -> Any:
+def load_state(record: GameRecord) -> Any:
     """The decoded current state of a started game."""
-    cached = _states.get((row.id, row.version))
+    cached = _states.get((record.id, record.version))
     if cached is not None:
         return cached
-    if row.snapshot is None:
+    if record.snapshot is None:
         raise ApiError(409, "not_started", "this game is waiting for players")
-    state = codec.loads(row.snapshot, entry_of(row.kind).game.state_type)
-    _states.put((row.id, row.version), state)
+    state = codec.loads(record.snapshot, entry_of(record.kind).game.state_type)
+    _states.put((record.id, record.version), state)
     return state
 
 
-def load_options(row: GameRow) -> Any:
+def load_options(record: GameRecord) -> Any:
     """The decoded options of a game."""
-    return codec.loads(row.options, entry_of(row.kind).game.options_type)
+    cached = _options.get(record.id)
+    if cached is None:
+        cached = codec.loads(record.options, entry_of(record.kind).game.options_type)
+        _options.put(record.id, cached)
+    return cached
 
 
-def seats_of(db: Session, game_id: int) -> list[SeatInfo]:
+def fetch_game(conn: Connection, game_id: int, *, lock: bool = False) -> GameRecord:
+    """A game by id (row-locked for a write on PostgreSQL); 404 when there is none."""
+    query = select(GAMES).where(GAMES.c.id == game_id)
+    if lock:
+        query = query.with_for_update()
+    row = conn.execute(query).first()
+    if row is None:
+        raise ApiError(404, "not_found", f"there is no game {game_id}")
+    return GameRecord.of(row)
+
+
+def seats_of(conn: Connection, game_id: int) -> list[SeatInfo]:
     """The seats of a game in order, with user handles."""
-    rows = db.execute(
-        select(SeatRow.seat, SeatRow.user_pk, User.user_id, SeatRow.bot)
-        .outerjoin(User, User.id == SeatRow.user_pk)
-        .where(SeatRow.game_id == game_id)
-        .order_by(SeatRow.seat)
+    rows = conn.execute(
+        select(SEATS.c.seat, SEATS.c.user_pk, USERS.c.user_id, SEATS.c.bot)
+        .select_from(SEATS.outerjoin(USERS, USERS.c.id == SEATS.c.user_pk))
+        .where(SEATS.c.game_id == game_id)
+        .order_by(SEATS.c.seat)
     ).all()
     return [SeatInfo(r.seat, r.user_pk, r.user_id, r.bot) for r in rows]
 
@@ -130,7 +192,9 @@ def seats_of(db: Session, game_id: int) -> list[SeatInfo]:
 # -- creating and joining ----------------------------------------------------------------------
 
 
-def parse_seat_specs(db: Session, creator: User, specs: Sequence[str], kind: str) -> list[SeatInfo]:
+def parse_seat_specs(
+    conn: Connection, creator: User, specs: Sequence[str], kind: str
+) -> list[SeatInfo]:
     """Seats from ``me``, ``user:NAME`` (or a bare user id), ``bot:NAME`` and ``open``."""
     entry = entry_of(kind)
     seats: list[SeatInfo] = []
@@ -146,11 +210,13 @@ def parse_seat_specs(db: Session, creator: User, specs: Sequence[str], kind: str
             entry.bot(name, random.Random(0))  # raises InvalidInput for unknown bots
             seats.append(SeatInfo(index, None, None, name))
         else:
-            handle = spec[5:] if lowered.startswith("user:") else spec
-            user = db.scalar(select(User).where(User.key == handle.strip().lower()))
-            if user is None:
-                raise ApiError(422, "unknown_user", f"there is no user {handle.strip()!r}")
-            seats.append(SeatInfo(index, user.id, user.user_id, None))
+            handle = (spec[5:] if lowered.startswith("user:") else spec).strip()
+            found = conn.execute(
+                select(USERS.c.id, USERS.c.user_id).where(USERS.c.key == handle.lower())
+            ).first()
+            if found is None:
+                raise ApiError(422, "unknown_user", f"there is no user {handle!r}")
+            seats.append(SeatInfo(index, found.id, found.user_id, None))
     humans = [s.user_pk for s in seats if s.user_pk is not None]
     if creator.id not in humans:
         raise ApiError(422, "invalid_seats", "one of the seats must be 'me'")
@@ -160,123 +226,125 @@ def parse_seat_specs(db: Session, creator: User, specs: Sequence[str], kind: str
 
 
 def create_game(
-    db: Session,
+    conn: Connection,
     pool: DicePool,
     creator: User,
     kind: str,
     raw_options: dict[str, object],
     seat_specs: Sequence[str],
-) -> tuple[GameRow, list[Event]]:
+) -> tuple[GameRecord, list[SeatInfo]]:
     """Create a game; it starts at once unless seats are open. Caller commits."""
     entry = entry_of(kind)
     game = entry.game
     options = game.options(raw_options)
     game.check_seats(len(seat_specs))
-    seats = parse_seat_specs(db, creator, seat_specs, entry.name)
+    seats = parse_seat_specs(conn, creator, seat_specs, entry.name)
     moment = now()
-    row = GameRow(
-        kind=entry.name,
-        options=codec.dumps(options),
-        seats=len(seats),
-        status="waiting",
-        version=0,
-        snapshot=None,
-        to_act=None,
-        result=None,
-        created_by=creator.id,
-        created_at=moment,
-        updated_at=moment,
+    game_id = conn.execute(
+        insert(GAMES)
+        .values(
+            kind=entry.name,
+            options=codec.dumps(options),
+            seats=len(seats),
+            status="waiting",
+            version=0,
+            snapshot=None,
+            to_act=None,
+            result=None,
+            event_count=0,
+            created_by=creator.id,
+            created_at=moment,
+            updated_at=moment,
+        )
+        .returning(GAMES.c.id)
+    ).scalar_one()
+    conn.execute(
+        insert(SEATS),
+        [{"game_id": game_id, "seat": s.seat, "user_pk": s.user_pk, "bot": s.bot} for s in seats],
     )
-    db.add(row)
-    db.flush()
-    db.add_all(SeatRow(game_id=row.id, seat=s.seat, user_pk=s.user_pk, bot=s.bot) for s in seats)
-    db.flush()
-    events: list[Event] = []
+    record = fetch_game(conn, game_id)
     if not any(s.is_open for s in seats):
-        events = _start(db, pool, row, seats)
-    return row, events
+        record = _start(conn, pool, record, seats)
+    return record, seats
 
 
 def join_game(
-    db: Session, pool: DicePool, user: User, row: GameRow, seat: int | None
-) -> list[Event]:
+    conn: Connection, pool: DicePool, user: User, record: GameRecord, seat: int | None
+) -> tuple[GameRecord, list[SeatInfo]]:
     """Take an open seat (the first, or the one asked for); the last one starts the game."""
-    if row.status != "waiting":
+    if record.status != "waiting":
         raise ApiError(409, "not_open", "this game has no open seats")
-    seats = seats_of(db, row.id)
+    seats = seats_of(conn, record.id)
     if any(s.user_pk == user.id for s in seats):
         raise ApiError(409, "already_seated", "you already have a seat in this game")
-    open_seats = [s for s in seats if s.is_open]
-    if seat is None:
-        chosen = open_seats[0]
-    else:
-        matches = [s for s in open_seats if s.seat == seat]
-        if not matches:
-            raise ApiError(409, "seat_taken", f"seat {seat} is not open")
-        chosen = matches[0]
-    seat_row = db.scalar(
-        select(SeatRow).where(SeatRow.game_id == row.id, SeatRow.seat == chosen.seat)
+    open_seats = [s for s in seats if s.is_open and (seat is None or s.seat == seat)]
+    if not open_seats:
+        raise ApiError(409, "seat_taken", f"seat {seat} is not open")
+    chosen = open_seats[0]
+    conn.execute(
+        update(SEATS)
+        .where(SEATS.c.game_id == record.id, SEATS.c.seat == chosen.seat)
+        .values(user_pk=user.id)
     )
-    assert seat_row is not None
-    seat_row.user_pk = user.id
-    row.version += 1
-    row.updated_at = now()
-    db.flush()
-    seats = seats_of(db, row.id)
+    seats[chosen.seat] = SeatInfo(chosen.seat, user.id, user.user_id, None)
+    record = replace(record, version=record.version + 1, updated_at=now())
+    conn.execute(
+        update(GAMES)
+        .where(GAMES.c.id == record.id)
+        .values(version=record.version, updated_at=record.updated_at)
+    )
     if any(s.is_open for s in seats):
-        return []
-    return _start(db, pool, row, seats)
+        return record, seats
+    return _start(conn, pool, record, seats), seats
 
 
-def _start(db: Session, pool: DicePool, row: GameRow, seats: list[SeatInfo]) -> list[Event]:
-    game = entry_of(row.kind).game
-    state = game.start(row.seats, load_options(row))
-    row.status = "active"
+def _start(
+    conn: Connection, pool: DicePool, record: GameRecord, seats: list[SeatInfo]
+) -> GameRecord:
+    game = entry_of(record.kind).game
+    state = game.start(record.seats, load_options(record))
     steps: list[Step] = []
-    state = _advance(db, pool, row, seats, state, steps)
-    _store(db, row, state, steps, first_seq=0)
-    return [event for event, _ in steps]
+    state = _advance(conn, pool, record, seats, state, steps)
+    return _store(conn, record, state, steps)
 
 
 # -- moves -----------------------------------------------------------------------------------
 
 
 def _resolve_chance(
-    db: Session, pool: DicePool, row: GameRow, request: Roll | Draw
+    conn: Connection, pool: DicePool, game_id: int, request: Roll | Draw
 ) -> tuple[Resolved, int | None]:
     if isinstance(request, Draw):
         items = list(request.population)
-        drawn = []
-        for _ in range(request.count):
-            drawn.append(items.pop(secrets.randbelow(len(items))))
+        drawn = [items.pop(secrets.randbelow(len(items))) for _ in range(request.count)]
         return Resolved(tuple(drawn)), None
     if request.sides != 6:  # pragma: no cover - every game rolls six-sided dice
         raise ApiError(500, "bad_dice", "the pool serves six-sided dice only")
     needed = max(1, -(-request.count // SET_SIZE))
-    served = pool.take(db, needed, row.id)
+    served = pool.take(conn, needed, game_id)
     faces = tuple(f for s in served for f in s.faces)[: request.count]
     return Resolved(faces), served[0].set_id
 
 
 def _advance(
-    db: Session,
+    conn: Connection,
     pool: DicePool,
-    row: GameRow,
+    record: GameRecord,
     seats: list[SeatInfo],
     state: Any,
     steps: list[Step],
 ) -> Any:
     """Resolve chance and let bots act until a human must act or the game ends."""
-    game: Game[Any, Any, Any, Any] = entry_of(row.kind).game
+    game: Game[Any, Any, Any, Any] = entry_of(record.kind).game
     bots = {s.seat: s.bot for s in seats if s.bot is not None}
     for _ in range(MAX_ADVANCE_STEPS):
         turn = game.turn(state)
         if isinstance(turn, Chance):
-            event, set_id = _resolve_chance(db, pool, row, turn.request)
+            event, set_id = _resolve_chance(conn, pool, record.id, turn.request)
             state = game.resolve(state, event.outcome)
             steps.append((event, set_id))
         elif isinstance(turn, ToAct) and turn.seat in bots:
-            bot = _bot(row.kind, bots[turn.seat])
+            bot = _bot(record.kind, bots[turn.seat])
             legal = game.legal(state, turn.seat)
             action = bot.choose(game.view(state, turn.seat), legal)
             state = game.act(state, turn.seat, action)
@@ -286,231 +354,242 @@ def _advance(
     raise ApiError(500, "runaway", "the bots did not finish their turns")
 
 
-def _store(db: Session, row: GameRow, state: Any, steps: list[Step], first_seq: int) -> None:
-    game = entry_of(row.kind).game
+def _store(conn: Connection, record: GameRecord, state: Any, steps: list[Step]) -> GameRecord:
+    """Append the events and write the new snapshot and version; return the new record."""
+    game = entry_of(record.kind).game
     moment = now()
-    db.add_all(
-        EventRow(
-            game_id=row.id,
-            seq=first_seq + i,
-            data=codec.dumps(event),
-            dice_set=dice_set,
-            created_at=moment,
+    if steps:
+        conn.execute(
+            insert(EVENTS),
+            [
+                {
+                    "game_id": record.id,
+                    "seq": record.event_count + i,
+                    "data": codec.dumps(event),
+                    "dice_set": dice_set,
+                    "created_at": moment,
+                }
+                for i, (event, dice_set) in enumerate(steps)
+            ],
         )
-        for i, (event, dice_set) in enumerate(steps)
-    )
     turn = game.turn(state)
-    row.snapshot = codec.dumps(state)
-    row.version += 1
-    row.updated_at = moment
-    _set_status(row, turn)
-    _states.put((row.id, row.version), state)
-
-
-def _set_status(row: GameRow, turn: Turn) -> None:
-    if isinstance(turn, Finished):
-        row.status = "finished"
-        row.to_act = None
-        row.result = codec.dumps(turn.result)
-    elif isinstance(turn, ToAct):
-        row.to_act = turn.seat
-    else:  # pragma: no cover - _advance resolves all chance
-        row.to_act = None
-
-
-def event_count(db: Session, game_id: int) -> int:
-    """How many events a game has logged."""
-    last = db.scalar(
-        select(EventRow.seq).where(EventRow.game_id == game_id).order_by(EventRow.seq.desc())
+    finished = isinstance(turn, Finished)
+    new = replace(
+        record,
+        status="finished" if finished else "active",
+        version=record.version + 1,
+        snapshot=codec.dumps(state),
+        to_act=turn.seat if isinstance(turn, ToAct) else None,
+        result=codec.dumps(turn.result) if isinstance(turn, Finished) else None,
+        event_count=record.event_count + len(steps),
+        updated_at=moment,
     )
-    return 0 if last is None else last + 1
+    conn.execute(
+        update(GAMES)
+        .where(GAMES.c.id == record.id)
+        .values(
+            status=new.status,
+            version=new.version,
+            snapshot=new.snapshot,
+            to_act=new.to_act,
+            result=new.result,
+            event_count=new.event_count,
+            updated_at=moment,
+        )
+    )
+    _states.put((new.id, new.version), state)
+    return new
 
 
-def lock_game(db: Session, game_id: int) -> GameRow:
-    """Load a game for a write (row-locked on PostgreSQL; SQLite locks the database)."""
-    row = db.scalar(select(GameRow).where(GameRow.id == game_id).with_for_update())
-    if row is None:
-        raise ApiError(404, "not_found", f"there is no game {game_id}")
-    return row
-
-
-def find_replay(db: Session, user: User, key: str) -> IdempotencyRow | None:
-    """A move already applied under this idempotency key."""
-    return db.get(IdempotencyRow, (user.id, key))
+def find_replay(conn: Connection, user: User, key: str) -> int | None:
+    """The game a move with this idempotency key was already applied to, if any."""
+    found = conn.execute(
+        select(KEYS.c.game_id).where(KEYS.c.user_pk == user.id, KEYS.c.key == key)
+    ).first()
+    return None if found is None else int(found.game_id)
 
 
 def apply_move(
-    db: Session,
+    conn: Connection,
     pool: DicePool,
     user: User,
-    row: GameRow,
+    record: GameRecord,
     action_data: object,
     expected_version: int,
     key: str | None,
-) -> list[Event]:
+) -> tuple[GameRecord, list[SeatInfo]]:
     """Apply a player's action and everything that follows it. Caller commits."""
-    if row.status == "waiting":
+    if record.status == "waiting":
         raise ApiError(409, "not_started", "this game is waiting for players")
-    if row.status == "finished":
-        raise ApiError(409, "finished", "this game is over", version=row.version)
-    seats = seats_of(db, row.id)
+    if record.status == "finished":
+        raise ApiError(409, "finished", "this game is over", version=record.version)
+    seats = seats_of(conn, record.id)
     mine = [s.seat for s in seats if s.user_pk == user.id]
     if not mine:
         raise ApiError(403, "not_your_game", "you have no seat in this game")
-    if expected_version != row.version:
+    if expected_version != record.version:
         raise ApiError(
             409,
             "stale",
-            f"the game has moved on (version {row.version}, you sent {expected_version})",
-            version=row.version,
+            f"the game has moved on (version {record.version}, you sent {expected_version})",
+            version=record.version,
         )
-    entry = entry_of(row.kind)
+    entry = entry_of(record.kind)
     action = codec.decode(action_data, entry.game.action_type, "$.action")
-    state = load_state(row)
-    seat = mine[0]
-    state = entry.game.act(state, seat, action)
-    steps: list[Step] = [(Acted(seat, action), None)]
-    state = _advance(db, pool, row, seats, state, steps)
-    _store(db, row, state, steps, first_seq=event_count(db, row.id))
+    state = entry.game.act(load_state(record), mine[0], action)
+    steps: list[Step] = [(Acted(mine[0], action), None)]
+    state = _advance(conn, pool, record, seats, state, steps)
+    new = _store(conn, record, state, steps)
     if key is not None:
-        db.add(
-            IdempotencyRow(
-                user_pk=user.id, key=key, game_id=row.id, version=row.version, created_at=now()
+        conn.execute(
+            insert(KEYS).values(
+                user_pk=user.id, key=key, game_id=record.id, version=new.version, created_at=now()
             )
         )
-    return [event for event, _ in steps]
-
-
-def is_duplicate_key(exc: IntegrityError) -> bool:
-    """True when an insert failed on the idempotency key."""
-    return "idempotency" in str(exc.orig).lower() or "unique" in str(exc.orig).lower()
+    return new, seats
 
 
 # -- reading -----------------------------------------------------------------------------------
 
 
-def game_payload(db: Session, row: GameRow, user: User | None) -> dict[str, Any]:
+def game_payload(record: GameRecord, seats: list[SeatInfo], user: User | None) -> dict[str, Any]:
     """A game as ``user``'s seat sees it (a spectator's view for anyone else)."""
-    entry = entry_of(row.kind)
-    game = entry.game
-    seats = seats_of(db, row.id)
+    game = entry_of(record.kind).game
     my_seat = next((s.seat for s in seats if user is not None and s.user_pk == user.id), None)
     payload: dict[str, Any] = {
-        "id": row.id,
-        "game": row.kind,
+        "id": record.id,
+        "game": record.kind,
         "title": game.title,
-        "status": row.status,
-        "version": row.version,
-        "options": codec.encode(load_options(row)),
-        "seats": [
-            {"seat": s.seat, "user": s.user_id, "bot": s.bot, "open": s.is_open} for s in seats
-        ],
+        "status": record.status,
+        "version": record.version,
+        "options": codec.encode(load_options(record)),
+        "seats": [s.as_json() for s in seats],
         "my_seat": my_seat,
-        "to_act": row.to_act,
-        "your_turn": my_seat is not None and row.to_act == my_seat,
+        "to_act": record.to_act,
+        "your_turn": my_seat is not None and record.to_act == my_seat,
         "view": None,
         "legal": [],
-        "result": None if row.result is None else _json(row.result),
+        "result": None if record.result is None else json.loads(record.result),
     }
-    if row.snapshot is not None:
-        state = load_state(row)
+    if record.snapshot is not None:
+        state = load_state(record)
         payload["view"] = codec.encode(game.view(state, my_seat))
-        if my_seat is not None and row.status == "active":
+        if my_seat is not None and record.status == "active":
             payload["legal"] = [codec.encode(a) for a in game.legal(state, my_seat)]
     return payload
 
 
-def _json(text: str) -> Any:
-    return json.loads(text)
+def read_game(conn: Connection, game_id: int, user: User | None) -> dict[str, Any]:
+    """A game's payload for ``user``, read fresh."""
+    record = fetch_game(conn, game_id)
+    return game_payload(record, seats_of(conn, game_id), user)
 
 
-def summary(row: GameRow, seats: list[SeatInfo], me: int) -> dict[str, Any]:
-    """One line of a game list."""
-    mine = next((s.seat for s in seats if s.user_pk == me), None)
-    return {
-        "id": row.id,
-        "game": row.kind,
-        "status": row.status,
-        "version": row.version,
-        "to_act": row.to_act,
-        "your_turn": row.status == "active" and mine is not None and row.to_act == mine,
-        "seats": [
-            {"seat": s.seat, "user": s.user_id, "bot": s.bot, "open": s.is_open} for s in seats
-        ],
-        "updated_at": aware(row.updated_at).isoformat(),
-    }
-
-
-def my_games(db: Session, user: User, limit: int = 200) -> list[dict[str, Any]]:
-    """My games, the ones waiting on me first, then the rest newest first."""
-    waiting_on_me = case(
+def pushes(record: GameRecord, seats: list[SeatInfo]) -> list[tuple[int, dict[str, Any]]]:
+    """The push each seated user gets after a change to a game."""
+    return [
         (
-            (GameRow.status == "active") & (GameRow.to_act == SeatRow.seat),
-            0,
-        ),
-        (GameRow.status == "active", 1),
-        (GameRow.status == "waiting", 2),
+            s.user_pk,
+            {
+                "type": "game",
+                "game": record.id,
+                "version": record.version,
+                "status": record.status,
+                "your_turn": record.status == "active" and record.to_act == s.seat,
+            },
+        )
+        for s in seats
+        if s.user_pk is not None
+    ]
+
+
+def _summaries(conn: Connection, rows: Sequence[Row[Any]], me: int) -> list[dict[str, Any]]:
+    ids = [r.id for r in rows]
+    by_game: dict[int, list[SeatInfo]] = {i: [] for i in ids}
+    if ids:
+        for r in conn.execute(
+            select(SEATS.c.game_id, SEATS.c.seat, SEATS.c.user_pk, USERS.c.user_id, SEATS.c.bot)
+            .select_from(SEATS.outerjoin(USERS, USERS.c.id == SEATS.c.user_pk))
+            .where(SEATS.c.game_id.in_(ids))
+            .order_by(SEATS.c.game_id, SEATS.c.seat)
+        ):
+            by_game[r.game_id].append(SeatInfo(r.seat, r.user_pk, r.user_id, r.bot))
+    out = []
+    for row in rows:
+        record = GameRecord.of(row)
+        seats = by_game[record.id]
+        mine = next((s.seat for s in seats if s.user_pk == me), None)
+        out.append(
+            {
+                "id": record.id,
+                "game": record.kind,
+                "status": record.status,
+                "version": record.version,
+                "to_act": record.to_act,
+                "your_turn": record.status == "active"
+                and mine is not None
+                and record.to_act == mine,
+                "seats": [s.as_json() for s in seats],
+                "updated_at": record.updated_at.isoformat(),
+            }
+        )
+    return out
+
+
+def my_games(conn: Connection, user: User, limit: int = 200) -> list[dict[str, Any]]:
+    """My games, the ones waiting on me first, then the rest most recently moved first."""
+    order = case(
+        ((GAMES.c.status == "active") & (GAMES.c.to_act == SEATS.c.seat), 0),
+        (GAMES.c.status == "active", 1),
+        (GAMES.c.status == "waiting", 2),
         else_=3,
     )
-    rows = (
-        db.execute(
-            select(GameRow)
-            .join(SeatRow, SeatRow.game_id == GameRow.id)
-            .where(SeatRow.user_pk == user.id)
-            .order_by(waiting_on_me, GameRow.updated_at.desc(), GameRow.id.desc())
-            .limit(limit)
-        )
-        .scalars()
-        .all()
-    )
-    return [summary(r, seats_of(db, r.id), user.id) for r in rows]
-
-
-def open_games(db: Session, limit: int = 200) -> list[dict[str, Any]]:
-    """The waiting room: games with open seats, oldest first."""
-    rows = db.scalars(
-        select(GameRow).where(GameRow.status == "waiting").order_by(GameRow.id).limit(limit)
+    rows = conn.execute(
+        select(GAMES)
+        .join(SEATS, SEATS.c.game_id == GAMES.c.id)
+        .where(SEATS.c.user_pk == user.id)
+        .order_by(order, GAMES.c.updated_at.desc(), GAMES.c.id.desc())
+        .limit(limit)
     ).all()
-    return [summary(r, seats_of(db, r.id), -1) for r in rows]
+    return _summaries(conn, rows, user.id)
 
 
-def event_log(db: Session, row: GameRow) -> dict[str, Any]:
+def open_games(conn: Connection, limit: int = 200) -> list[dict[str, Any]]:
+    """The waiting room: games with open seats, oldest first."""
+    rows = conn.execute(
+        select(GAMES).where(GAMES.c.status == "waiting").order_by(GAMES.c.id).limit(limit)
+    ).all()
+    return _summaries(conn, rows, -1)
+
+
+def event_log(conn: Connection, game_id: int) -> dict[str, Any]:
     """A finished game's whole record, every die revealed, for replay and audit."""
-    if row.status != "finished":
+    record = fetch_game(conn, game_id)
+    if record.status != "finished":
         raise ApiError(
             409,
             "in_progress",
             "the full log is published when the game is over (it holds hidden dice)",
         )
-    entry = entry_of(row.kind)
-    events = db.execute(
-        select(EventRow.data, EventRow.dice_set)
-        .where(EventRow.game_id == row.id)
-        .order_by(EventRow.seq)
+    game = entry_of(record.kind).game
+    events = conn.execute(
+        select(EVENTS.c.data, EVENTS.c.dice_set)
+        .where(EVENTS.c.game_id == game_id)
+        .order_by(EVENTS.c.seq)
     ).all()
     return {
-        "game": row.kind,
-        "id": row.id,
-        "seats": row.seats,
-        "options": codec.encode(load_options(row)),
+        "game": record.kind,
+        "id": record.id,
+        "seats": record.seats,
+        "options": codec.encode(load_options(record)),
         "events": [
-            {**codec.encode(decode_event(entry.game, _json(e.data))), "dice_set": e.dice_set}
+            {**codec.encode(decode_event(game, json.loads(e.data))), "dice_set": e.dice_set}
             for e in events
         ],
-        "result": None if row.result is None else _json(row.result),
+        "result": None if record.result is None else json.loads(record.result),
     }
 
 
-__all__ = [
-    "DicehallError",
-    "SeatInfo",
-    "apply_move",
-    "create_game",
-    "event_log",
-    "find_replay",
-    "game_payload",
-    "join_game",
-    "lock_game",
-    "my_games",
-    "open_games",
-]
+def count_games(conn: Connection) -> int:
+    """How many games the site holds."""
+    return int(conn.execute(select(func.count()).select_from(GAMES)).scalar_one())

@@ -1,4 +1,4 @@
-"""A real server in a subprocess (uvicorn on 127.0.0.1), for concurrency and crash tests."""
+"""A real server in a subprocess (uvicorn on 127.0.0.1), for tests, crash checks and benchmarks."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
+from typing import IO, Any
 
 import httpx
 
@@ -34,7 +36,10 @@ class LiveServer:
     redis_url: str | None = None
     port: int = field(default_factory=free_port)
     workers: int = 1
+    #: ``module:function`` entries for DICEHALL_PLUGINS (extra games).
+    plugins: str = ""
     process: subprocess.Popen[bytes] | None = None
+    log: IO[Any] = field(init=False)
 
     @property
     def base(self) -> str:
@@ -47,16 +52,18 @@ class LiveServer:
         args += ["--port", str(self.port), "--workers", str(self.workers)]
         if self.redis_url:
             args += ["--redis", self.redis_url]
-        env = {**os.environ, "DICEHALL_PLUGINS": "tests.server.pig_entry:register_pig"}
+        env = {**os.environ, "DICEHALL_PLUGINS": self.plugins}
         env["PYTHONPATH"] = os.getcwd() + os.pathsep + env.get("PYTHONPATH", "")
+        self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - lives as long as the server
+            prefix="dicehall-server-", suffix=".log", delete=False
+        )
         self.process = subprocess.Popen(
-            args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+            args, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                err = self.process.stderr.read().decode() if self.process.stderr else ""
-                raise RuntimeError(f"server exited early: {err[-2000:]}")
+                raise RuntimeError(f"server exited early: {self.log_tail()}")
             try:
                 if httpx.get(f"{self.base}/api/v1/games/kinds", timeout=1).status_code == 200:
                     return
@@ -65,6 +72,11 @@ class LiveServer:
             time.sleep(0.1)
         self.stop()
         raise RuntimeError("server did not start in time")
+
+    def log_tail(self, size: int = 4000) -> str:
+        """The end of the server's output."""
+        with open(self.log.name, "rb") as handle:
+            return handle.read()[-size:].decode(errors="replace")
 
     def kill(self) -> None:
         """SIGKILL the whole server (every worker), as a crash would."""

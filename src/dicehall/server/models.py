@@ -76,6 +76,8 @@ class GameRow(Base):
     #: The seat that must act next, or None (waiting, finished).
     to_act: Mapped[int | None] = mapped_column(Integer, nullable=True)
     result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: How many events the log holds (the next event's ``seq``).
+    event_count: Mapped[int] = mapped_column(Integer, default=0)
     created_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -12,16 +12,21 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from typing import cast
 
-from sqlalchemy import func, select, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import Connection, Table, func, insert, select, update
 
 from dicehall.server.clock import now
 from dicehall.server.models import DiceBatch, DiceCursor, DiceSet, GameRow
 
 SET_SIZE = 6
+BATCHES = cast(Table, DiceBatch.__table__)
+SETS = cast(Table, DiceSet.__table__)
+CURSOR = cast(Table, DiceCursor.__table__)
+GAMES = cast(Table, GameRow.__table__)
 
 
 class PoolEmpty(Exception):
@@ -55,90 +60,98 @@ class DicePool:
             raise ValueError("a dice batch needs at least one set")
         self.batch_size = batch_size
 
-    def ensure_reserve(self, sessions: sessionmaker[Session]) -> None:
-        """Commit new batches until at least one batch's worth of sets waits unserved."""
-        with sessions.begin() as session:
-            cursor = self._cursor(session)
-            last = session.scalar(select(func.max(DiceSet.id))) or 0
-            while last - cursor.next_set + 1 < self.batch_size:
-                last = self._new_batch(session, last + 1)
+    def ensure_reserve(self, write: Callable[[], AbstractContextManager[Connection]]) -> None:
+        """Commit new batches until at least one batch's worth of sets waits unserved.
 
-    def _cursor(self, session: Session) -> DiceCursor:
-        cursor = session.get(DiceCursor, 1)
-        if cursor is None:
-            cursor = DiceCursor(id=1, next_set=1)
-            session.add(cursor)
-            session.flush()
-        return cursor
+        ``write`` opens a write transaction (``Services.write_conn``).
+        """
+        with write() as conn:
+            cursor = conn.execute(
+                select(CURSOR.c.next_set).where(CURSOR.c.id == 1).with_for_update()
+            ).scalar_one_or_none()
+            if cursor is None:
+                conn.execute(insert(CURSOR).values(id=1, next_set=1))
+                cursor = 1
+            last = conn.execute(select(func.max(SETS.c.id))).scalar_one_or_none() or 0
+            while last - cursor + 1 < self.batch_size:
+                last = self._new_batch(conn, last + 1)
 
-    def _new_batch(self, session: Session, first: int) -> int:
+    def _new_batch(self, conn: Connection, first: int) -> int:
         salt = secrets.token_hex(32)
         sets = [roll_set() for _ in range(self.batch_size)]
-        batch = DiceBatch(
-            salt=salt,
-            commitment=commitment_of(salt, sets),
-            size=len(sets),
-            first_set=first,
-            created_at=now(),
-            revealed=False,
+        batch_id = conn.execute(
+            insert(BATCHES)
+            .values(
+                salt=salt,
+                commitment=commitment_of(salt, sets),
+                size=len(sets),
+                first_set=first,
+                created_at=now(),
+                revealed=False,
+            )
+            .returning(BATCHES.c.id)
+        ).scalar_one()
+        conn.execute(
+            insert(SETS),
+            [
+                {"id": first + i, "batch_id": batch_id, "faces": faces, "game_id": None}
+                for i, faces in enumerate(sets)
+            ],
         )
-        session.add(batch)
-        session.flush()
-        session.add_all(
-            DiceSet(id=first + i, batch_id=batch.id, faces=faces, game_id=None)
-            for i, faces in enumerate(sets)
-        )
-        session.flush()
         return first + len(sets) - 1
 
-    def take(self, session: Session, count: int, game_id: int) -> list[ServedSet]:
+    def take(self, conn: Connection, count: int, game_id: int) -> list[ServedSet]:
         """The next ``count`` sets in order, marked as served to ``game_id``.
 
         Runs inside the caller's transaction; raises :class:`PoolEmpty` when the committed
         sets run out (the caller rolls back, tops up with :meth:`ensure_reserve`, retries).
         """
-        end = session.execute(
-            update(DiceCursor)
-            .where(DiceCursor.id == 1)
-            .values(next_set=DiceCursor.next_set + count)
-            .returning(DiceCursor.next_set)
+        end = conn.execute(
+            update(CURSOR)
+            .where(CURSOR.c.id == 1)
+            .values(next_set=CURSOR.c.next_set + count)
+            .returning(CURSOR.c.next_set)
         ).scalar_one_or_none()
         if end is None:
             raise PoolEmpty("the dice pool has not been started")
         start = end - count
-        rows = session.execute(
-            select(DiceSet.id, DiceSet.faces)
-            .where(DiceSet.id >= start, DiceSet.id < end)
-            .order_by(DiceSet.id)
+        rows = conn.execute(
+            update(SETS)
+            .where(SETS.c.id >= start, SETS.c.id < end)
+            .values(game_id=game_id)
+            .returning(SETS.c.id, SETS.c.faces)
         ).all()
         if len(rows) != count:
             raise PoolEmpty("the committed dice ran out")
-        session.execute(
-            update(DiceSet).where(DiceSet.id >= start, DiceSet.id < end).values(game_id=game_id)
-        )
-        return [ServedSet(r.id, tuple(int(c) for c in r.faces)) for r in rows]
+        ordered = sorted(rows, key=lambda r: int(r.id))
+        return [ServedSet(r.id, tuple(int(c) for c in r.faces)) for r in ordered]
 
-    def reveal_ready(self, session: Session) -> list[int]:
+    def reveal_ready(self, conn: Connection) -> list[int]:
         """Reveal every spent batch whose games have all ended; return their ids."""
-        cursor = session.get(DiceCursor, 1)
+        cursor = conn.execute(
+            select(CURSOR.c.next_set).where(CURSOR.c.id == 1)
+        ).scalar_one_or_none()
         if cursor is None:
             return []
+        candidates = conn.execute(
+            select(BATCHES.c.id).where(
+                BATCHES.c.revealed.is_(False),
+                BATCHES.c.first_set + BATCHES.c.size <= cursor,
+            )
+        ).scalars()
         revealed: list[int] = []
-        batches = session.scalars(
-            select(DiceBatch).where(
-                DiceBatch.revealed.is_(False),
-                DiceBatch.first_set + DiceBatch.size <= cursor.next_set,
-            )
-        ).all()
-        for batch in batches:
-            unfinished = session.scalar(
-                select(DiceSet.id)
-                .join(GameRow, GameRow.id == DiceSet.game_id)
-                .where(DiceSet.batch_id == batch.id, GameRow.status != "finished")
+        for batch_id in list(candidates):
+            unfinished = conn.execute(
+                select(SETS.c.id)
+                .join(GAMES, GAMES.c.id == SETS.c.game_id)
+                .where(SETS.c.batch_id == batch_id, GAMES.c.status != "finished")
                 .limit(1)
-            )
+            ).first()
             if unfinished is None:
-                batch.revealed = True
-                batch.revealed_at = now()
-                revealed.append(batch.id)
+                conn.execute(
+                    update(BATCHES)
+                    .where(BATCHES.c.id == batch_id)
+                    .values(revealed=True, revealed_at=now())
+                )
+                revealed.append(batch_id)
         return revealed

@@ -38,7 +38,9 @@ class RateLimiter(Protocol):
 
 def bucket(kind: str, scope: str, value: str) -> str:
     """A limiter key of bounded size: ``kind:scope:`` and a digest of what the client sent."""
-    return f"{kind}:{scope}:{hashlib.sha256(value.encode('utf-8', 'replace')).hexdigest()[:32]}"
+    return (
+        f"{kind}:{scope}:{hashlib.sha256(value.encode('utf-8', 'surrogatepass')).hexdigest()[:32]}"
+    )
 
 
 class MemoryLimiter:

@@ -259,9 +259,7 @@ def change_password(
     if limited is not None:
         return limited
     keep = session.id if session is not None else None
-    ended = accounts.change_password(
-        services, user, keep, body.old_password, body.new_password
-    )
+    ended = accounts.change_password(services, user, keep, body.old_password, body.new_password)
     which = "other browser sessions" if session is not None else "browser sessions"
     return {
         "user": accounts.user_payload(user),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -10,6 +11,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicehall.engine.errors import CodecError, IllegalMove, InvalidInput, InvalidOptions
+
+logger = logging.getLogger("dicehall.server")
 
 
 class ApiError(Exception):
@@ -64,6 +67,11 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse(_body("invalid_request", _describe(exc)), status_code=422)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        logger.exception("unexpected error", exc_info=exc)
+        return JSONResponse(_body("internal", "something went wrong on our side"), status_code=500)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -3,26 +3,28 @@
 from __future__ import annotations
 
 import itertools
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Header, status
 from pydantic import BaseModel, Field
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.server import gameservice
-from dicehall.server.api.deps import DbDep, OptionalUserDep, ServicesDep, UserDep
+from dicehall.server.api.deps import OptionalUserDep, ServicesDep, UserDep
 from dicehall.server.api.errors import ApiError
-from dicehall.server.models import GameRow, User
+from dicehall.server.gameservice import GameRecord, SeatInfo
+from dicehall.server.models import User
 from dicehall.server.pool import PoolEmpty
-from dicehall.server.push import LocalBroker
 from dicehall.server.services import Services
 
 router = APIRouter(prefix="/api/v1", tags=["games"])
 
 OptionValue = str | int | bool | None
+T = TypeVar("T")
 
 
 class CreateGame(BaseModel):
@@ -46,45 +48,28 @@ class PostAction(BaseModel):
     expected_version: int = Field(ge=0)
 
 
-_moves = itertools.count()
+_writes = itertools.count()
 
 
-def _notify(broker: LocalBroker, services: Services, game_id: int) -> None:
-    with services.sessions() as db:
-        row = db.get(GameRow, game_id)
-        if row is None:  # pragma: no cover - games are never deleted
-            return
-        for seat in gameservice.seats_of(db, game_id):
-            if seat.user_pk is None:
-                continue
-            broker.publish(
-                seat.user_pk,
-                {
-                    "type": "game",
-                    "game": game_id,
-                    "version": row.version,
-                    "status": row.status,
-                    "your_turn": row.status == "active" and row.to_act == seat.seat,
-                },
-            )
+def _notify(services: Services, record: GameRecord, seats: list[SeatInfo]) -> None:
+    for user_pk, message in gameservice.pushes(record, seats):
+        services.broker.publish(user_pk, message)
 
 
-def _with_pool(services: Services, work: Any) -> Any:
+def _write(services: Services, work: Callable[[Connection], T]) -> T:
     """Run a write transaction, topping the dice pool up once if it ran dry."""
     for attempt in range(2):
         try:
-            with services.writers() as db, db.begin():
-                return work(db)
+            with services.write_conn() as conn:
+                result = work(conn)
+            if next(_writes) % 50 == 0:
+                services.pool.ensure_reserve(services.write_conn)
+            return result
         except PoolEmpty:
             if attempt:
                 raise
-            services.pool.ensure_reserve(services.sessions)
+            services.pool.ensure_reserve(services.write_conn)
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _top_up(services: Services) -> None:
-    if next(_moves) % 50 == 0:
-        services.pool.ensure_reserve(services.sessions)
 
 
 @router.get("/games/kinds")
@@ -110,60 +95,48 @@ def list_kinds() -> list[dict[str, Any]]:
 @router.post("/games", status_code=status.HTTP_201_CREATED)
 def create(body: CreateGame, user: UserDep, services: ServicesDep) -> dict[str, Any]:
     """Create a game; with no open seats it starts at once (bots move, dice are rolled)."""
-
-    def work(db: Any) -> dict[str, Any]:
-        row, _ = gameservice.create_game(
-            db, services.pool, user, body.game, dict(body.options), body.seats
-        )
-        db.flush()
-        return {"id": row.id}
-
-    created = _with_pool(services, work)
-    _top_up(services)
-    _notify(services.broker, services, created["id"])
-    with services.sessions() as db:
-        row = db.get(GameRow, created["id"])
-        assert row is not None
-        return gameservice.game_payload(db, row, user)
+    record, seats = _write(
+        services,
+        lambda conn: gameservice.create_game(
+            conn, services.pool, user, body.game, dict(body.options), body.seats
+        ),
+    )
+    _notify(services, record, seats)
+    return gameservice.game_payload(record, seats, user)
 
 
 @router.get("/games")
-def mine(user: UserDep, db: DbDep) -> list[dict[str, Any]]:
+def mine(user: UserDep, services: ServicesDep) -> list[dict[str, Any]]:
     """My games: those waiting on me first (the seed's "game status")."""
-    return gameservice.my_games(db, user)
+    with services.read_conn() as conn:
+        return gameservice.my_games(conn, user)
 
 
 @router.get("/games/open")
-def waiting_room(db: DbDep) -> list[dict[str, Any]]:
+def waiting_room(services: ServicesDep) -> list[dict[str, Any]]:
     """Games with open seats that anyone may join."""
-    return gameservice.open_games(db)
-
-
-def _row(db: Session, game_id: int) -> GameRow:
-    row = db.get(GameRow, game_id)
-    if row is None:
-        raise ApiError(404, "not_found", f"there is no game {game_id}")
-    return row
+    with services.read_conn() as conn:
+        return gameservice.open_games(conn)
 
 
 @router.get("/games/{game_id}")
-def get_game(game_id: int, db: DbDep, user: OptionalUserDep) -> dict[str, Any]:
+def get_game(game_id: int, services: ServicesDep, user: OptionalUserDep) -> dict[str, Any]:
     """The game as my seat sees it, with my legal actions and the version; others spectate."""
-    return gameservice.game_payload(db, _row(db, game_id), user)
+    with services.read_conn() as conn:
+        return gameservice.read_game(conn, game_id, user)
 
 
 @router.post("/games/{game_id}/join")
 def join(game_id: int, body: JoinGame, user: UserDep, services: ServicesDep) -> dict[str, Any]:
     """Take an open seat; the last seat taken starts the game."""
 
-    def work(db: Any) -> None:
-        row = gameservice.lock_game(db, game_id)
-        gameservice.join_game(db, services.pool, user, row, body.seat)
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]]:
+        record = gameservice.fetch_game(conn, game_id, lock=True)
+        return gameservice.join_game(conn, services.pool, user, record, body.seat)
 
-    _with_pool(services, work)
-    _notify(services.broker, services, game_id)
-    with services.sessions() as db:
-        return gameservice.game_payload(db, _row(db, game_id), user)
+    record, seats = _write(services, work)
+    _notify(services, record, seats)
+    return gameservice.game_payload(record, seats, user)
 
 
 @router.post("/games/{game_id}/actions")
@@ -177,49 +150,49 @@ def post_action(
     """Make a move at the version I saw. A retry with the same Idempotency-Key applies once."""
     key = idempotency_key.strip() if idempotency_key else None
 
-    def work(db: Any) -> dict[str, Any]:
+    def work(conn: Connection) -> dict[str, Any]:
         # Lock first, then look the key up: a twin request that committed while we waited
         # for the lock is then seen, and answered as a replay rather than as stale.
-        row = gameservice.lock_game(db, game_id)
+        record = gameservice.fetch_game(conn, game_id, lock=True)
         if key is not None:
-            done = gameservice.find_replay(db, user, key)
+            done = gameservice.find_replay(conn, user, key)
             if done is not None:
-                return _replayed(db, done.game_id, game_id, user)
-        gameservice.apply_move(
-            db, services.pool, user, row, body.action, body.expected_version, key
+                return _replayed(conn, done, game_id, user)
+        record, seats = gameservice.apply_move(
+            conn, services.pool, user, record, body.action, body.expected_version, key
         )
-        if row.status == "finished":
-            services.pool.reveal_ready(db)
-        db.flush()
-        return {**gameservice.game_payload(db, row, user), "replayed": False}
+        if record.status == "finished":
+            services.pool.reveal_ready(conn)
+        return {
+            **gameservice.game_payload(record, seats, user),
+            "replayed": False,
+            "_push": gameservice.pushes(record, seats),
+        }
 
     try:
-        payload: dict[str, Any] = _with_pool(services, work)
+        payload = _write(services, work)
     except IntegrityError:
         # The same key raced in from a second request and won: answer as a replay.
         if key is None:
             raise
-        with services.sessions() as db:
-            done = gameservice.find_replay(db, user, key)
+        with services.read_conn() as conn:
+            done = gameservice.find_replay(conn, user, key)
             if done is None:
                 raise
-            return _replayed(db, done.game_id, game_id, user)
-    if not payload.get("replayed"):
-        _top_up(services)
-        _notify(services.broker, services, game_id)
+            return _replayed(conn, done, game_id, user)
+    for user_pk, message in payload.pop("_push", []):
+        services.broker.publish(user_pk, message)
     return payload
 
 
-def _replayed(db: Any, stored_game: int, game_id: int, user: User) -> dict[str, Any]:
+def _replayed(conn: Connection, stored_game: int, game_id: int, user: User) -> dict[str, Any]:
     if stored_game != game_id:
         raise ApiError(422, "key_reused", "this Idempotency-Key was already used for another game")
-    return {**gameservice.game_payload(db, _row(db, game_id), user), "replayed": True}
+    return {**gameservice.read_game(conn, game_id, user), "replayed": True}
 
 
 @router.get("/games/{game_id}/log")
-def log(game_id: int, db: DbDep) -> dict[str, Any]:
+def log(game_id: int, services: ServicesDep) -> dict[str, Any]:
     """A finished game's full event log, every die revealed, for replay and audit."""
-    return gameservice.event_log(db, _row(db, game_id))
-
-
-__all__ = ["router"]
+    with services.read_conn() as conn:
+        return gameservice.event_log(conn, game_id)

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-21 13:55:43.815218
+Create Date: 2026-11-21 14:05:26.220764
 """
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ def upgrade() -> None:
         sa.Column("snapshot", sa.Text(), nullable=True),
         sa.Column("to_act", sa.Integer(), nullable=True),
         sa.Column("result", sa.Text(), nullable=True),
+        sa.Column("event_count", sa.Integer(), nullable=False),
         sa.Column("created_by", sa.Integer(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),

@@ -1,0 +1,190 @@
+"""Rate limits on log-in, sign-up and password change: in memory and through Redis."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import redis
+from fastapi.testclient import TestClient
+
+from dicehall.server.app import create_app
+from dicehall.server.config import Settings
+from dicehall.server.ratelimit import (
+    REDIS_PREFIX,
+    MemoryLimiter,
+    RedisLimiter,
+    bucket,
+    make_limiter,
+)
+from dicehall.server.services import Services, build_services
+from tests.server.conftest import MakeUser, site_settings
+from tests.server.test_accounts import API, PASSWORD, error, sign_up
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def _redis_ok() -> bool:
+    try:
+        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture
+def strict(db_url: str) -> Iterator[Services]:
+    """Services that allow 3 log-in or sign-up attempts a minute."""
+    built = build_services(site_settings(db_url, auth_rate_per_minute=3))
+    try:
+        yield built
+    finally:
+        built.engine.dispose()
+
+
+def _login(client: TestClient, user_id: str, password: str = "wrong password") -> int:
+    body = {"user_id": user_id, "password": password}
+    return client.post(f"{API}/auth/login", json=body).status_code
+
+
+def _check_refusal(response: httpx.Response) -> None:
+    message = error(response, 429, "rate_limited")
+    wait = int(response.headers["retry-after"])
+    assert 1 <= wait <= 60
+    assert response.json()["retry_after"] == wait
+    assert message == f"too many attempts; try again in {wait} seconds"
+
+
+def test_log_in_is_limited_per_address(strict: Services, make_user: MakeUser) -> None:
+    app = create_app(services=strict)
+    make_user("alice")
+    with TestClient(app, client=("198.51.100.1", 4000)) as client:
+        assert [_login(client, f"user{i}") for i in range(3)] == [401, 401, 401]
+        # Over the limit even the right password is refused, before it is checked.
+        refused = client.post(f"{API}/auth/login", json={"user_id": "alice", "password": PASSWORD})
+        _check_refusal(refused)
+        assert "set-cookie" not in refused.headers
+    # Another address is not affected.
+    with TestClient(app, client=("198.51.100.2", 4000)) as other:
+        assert _login(other, "alice", PASSWORD) == 200
+
+
+def test_log_in_is_limited_per_user_id(strict: Services, make_user: MakeUser) -> None:
+    app = create_app(services=strict)
+    make_user("bob")
+    statuses = []
+    for index in range(4):
+        with TestClient(app, client=(f"203.0.113.{index}", 4000)) as client:
+            statuses.append(_login(client, "BOB" if index % 2 else "bob"))
+    assert statuses == [401, 401, 401, 429]
+    with TestClient(app, client=("203.0.113.99", 4000)) as client:
+        _check_refusal(
+            client.post(f"{API}/auth/login", json={"user_id": "bob", "password": PASSWORD})
+        )
+        assert _login(client, "carol") == 401
+
+
+def test_sign_up_is_limited(strict: Services) -> None:
+    app = create_app(services=strict)
+    with TestClient(app) as client:
+        for index in range(3):
+            sign_up(TestClient(app), f"new{index}")
+        refused = client.post(f"{API}/auth/signup", json={"user_id": "new9", "password": PASSWORD})
+        _check_refusal(refused)
+        assert client.get(f"{API}/users/new9").status_code == 404
+        # Log-in has its own count.
+        assert _login(client, "new0", PASSWORD) == 200
+
+
+def test_password_change_is_limited(strict: Services, make_user: MakeUser) -> None:
+    app = create_app(services=strict)
+    bearer = make_user("dave")
+    with TestClient(app) as client:
+        body = {"old_password": "guess guess", "new_password": "whatever123"}
+        for _ in range(3):
+            response = client.post(f"{API}/auth/password", json=body, headers=bearer)
+            error(response, 403, "wrong_password")
+        body["old_password"] = PASSWORD
+        _check_refusal(client.post(f"{API}/auth/password", json=body, headers=bearer))
+
+
+def test_memory_limiter_windows() -> None:
+    moment = [1000.0]
+    limiter = MemoryLimiter(2, window=60, clock=lambda: moment[0])
+    assert limiter.hit(["a"]) is None
+    assert limiter.hit(["a", "b"]) is None
+    assert limiter.hit(["a"]) == 60
+    moment[0] += 59.5
+    assert limiter.hit(["a"]) == 1
+    assert limiter.hit(["b"]) is None
+    assert limiter.hit(["b", "c"]) == 1
+    moment[0] += 1
+    assert limiter.hit(["a"]) is None
+    # Ended windows are forgotten.
+    moment[0] += 120
+    limiter.hit(["d"])
+    assert set(limiter._counts) == {"d"}
+
+
+def test_buckets_are_short_and_separate() -> None:
+    assert bucket("login", "user", "x" * 10000) != bucket("signup", "user", "x" * 10000)
+    assert len(bucket("login", "user", "x" * 10000)) < 60
+    assert bucket("login", "ip", "\ud800") != bucket("login", "ip", "?")
+
+
+def test_make_limiter_picks_the_store() -> None:
+    assert isinstance(make_limiter(Settings(db_url="sqlite://")), MemoryLimiter)
+    limiter = make_limiter(Settings(db_url="sqlite://", redis_url=REDIS_URL))
+    assert isinstance(limiter, RedisLimiter)
+
+
+def test_redis_limiter_is_shared_between_processes() -> None:
+    if not _redis_ok():
+        pytest.skip("Redis is not running here")
+    prefix = f"dicehall:test:{uuid.uuid4().hex}:"
+    first = RedisLimiter(redis.Redis.from_url(REDIS_URL), 3, window=30, prefix=prefix)
+    second = RedisLimiter(redis.Redis.from_url(REDIS_URL), 3, window=30, prefix=prefix)
+    try:
+        assert first.hit(["k"]) is None
+        assert second.hit(["k", "other"]) is None
+        assert first.hit(["k"]) is None
+        wait = second.hit(["other", "k"])
+        assert wait is not None and 1 <= wait <= 30
+        assert first.hit(["other"]) is None
+        ttl = first.client.ttl(prefix + "k")
+        assert isinstance(ttl, int) and 0 < ttl <= 30
+    finally:
+        first.client.delete(prefix + "k", prefix + "other")
+
+
+def test_unreachable_redis_lets_attempts_through() -> None:
+    dead = redis.Redis.from_url(
+        "redis://127.0.0.1:1/0", socket_timeout=0.2, socket_connect_timeout=0.2
+    )
+    limiter = RedisLimiter(dead, 1)
+    assert limiter.hit(["k"]) is None
+    assert limiter.hit(["k"]) is None
+
+
+def test_site_with_redis_limits_across_apps(db_url: str) -> None:
+    if not _redis_ok():
+        pytest.skip("Redis is not running here")
+    # Two applications stand for two server processes sharing one Redis.
+    address = (f"2001:db8::{uuid.uuid4().hex[:4]}", 4000)
+    user_id = f"r{uuid.uuid4().hex[:12]}"
+    settings = site_settings(db_url, auth_rate_per_minute=2, redis_url=REDIS_URL)
+    first, second = build_services(settings), build_services(settings)
+    try:
+        one, two = create_app(services=first), create_app(services=second)
+        with TestClient(one, client=address) as a, TestClient(two, client=address) as b:
+            assert _login(a, user_id) == 401
+            assert _login(b, user_id) == 401
+            _check_refusal(a.post(f"{API}/auth/login", json={"user_id": user_id, "password": "x"}))
+    finally:
+        redis.Redis.from_url(REDIS_URL).delete(
+            REDIS_PREFIX + bucket("login", "ip", address[0]),
+            REDIS_PREFIX + bucket("login", "user", user_id),
+        )
+        first.engine.dispose()
+        second.engine.dispose()
