@@ -42,3 +42,11 @@ def test_parse_bot_list() -> None:
     assert parse_bot_list("heuristic, bot:random") == ["heuristic", "random"]
     with pytest.raises(InvalidInput):
         parse_bot_list("heuristic,")
+
+
+def test_default_seats_fill_each_game() -> None:
+    from dicehall import games
+    from dicehall.cli.main import default_seats
+
+    assert default_seats(games.get("tenthousand")) == "you,bot:heuristic"
+    assert default_seats(games.get("bullseye")) == "you,bot:heuristic,bot:heuristic"

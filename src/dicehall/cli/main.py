@@ -32,11 +32,21 @@ def _load_game_clis() -> None:
                 raise
 
 
+def default_seats(entry: games.GameEntry) -> str:
+    """You against the game's heuristic bot (or its first bot), filling the minimum seats."""
+    bots = sorted(b for b in entry.bots if b != "random")
+    bot = "heuristic" if "heuristic" in bots else (bots[0] if bots else "random")
+    return ",".join(["you"] + [f"bot:{bot}"] * (entry.game.default_seats - 1))
+
+
 @app.command()
 def play(
     game: str = typer.Argument(..., help="Which game: " + ", ".join(games.NAMES)),
-    seats: str = typer.Option(
-        "you,bot:heuristic", "--seats", help="Comma-separated: you, a name, or bot:NAME."
+    seats: Optional[str] = typer.Option(  # noqa: UP045
+        None,
+        "--seats",
+        help="Comma-separated: you, a name, or bot:NAME (default: you against the game's "
+        "heuristic bot, as many as the game needs).",
     ),
     seed: Optional[int] = typer.Option(  # noqa: UP045
         None, "--seed", help="Reproducible dice (for practice); default: secure dice."
@@ -45,7 +55,7 @@ def play(
 ) -> None:
     """Play a game in the terminal: humans in hot seat, bots by name."""
     entry = games.get(game)
-    specs = parse_seats(seats)
+    specs = parse_seats(seats or default_seats(entry))
     entry.game.check_seats(len(specs))
     options = entry.game.options(parse_pairs(option or []))
     for spec in specs:

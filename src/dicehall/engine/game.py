@@ -66,6 +66,8 @@ class Game(ABC, Generic[S, A, Opt, V]):
     title: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    #: How many seats a game has when nobody says (the terminal's and the site's default).
+    default_seats: ClassVar[int] = 2
     options_type: ClassVar[type[Any]]
     state_type: ClassVar[type[Any]]
     view_type: ClassVar[type[Any]]

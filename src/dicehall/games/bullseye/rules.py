@@ -47,6 +47,7 @@ class BullsEye(Game[BullseyeState, BullseyeAction, BullseyeOptions, BullseyeView
     title = "Bull's Eye"
     min_seats = 2
     max_seats = 8
+    default_seats = 3
     options_type = BullseyeOptions
     state_type = BullseyeState
     view_type = BullseyeView
