@@ -1,4 +1,4 @@
-# dicehall: `make serve` plays (the site will take this over), `make test` runs every check.
+# dicehall: `make serve` runs the site, `make test` runs every check.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -27,9 +27,10 @@ pytest: setup
 test: lint typecheck pytest
 
 play: setup
-	$(BIN)/dicehall play tenthousand --seats you,bot:heuristic
+	$(BIN)/dicehall play tenthousand
 
-serve: play
+serve: setup
+	$(BIN)/dicehall serve
 
 bench: setup
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f; done
