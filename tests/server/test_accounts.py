@@ -206,7 +206,7 @@ def test_simultaneous_sign_ups_of_one_id_make_one_account(
     def attempt(index: int) -> int:
         other = TestClient(client.app)
         body = {"user_id": "Racer" if index % 2 else "racer", "password": PASSWORD}
-        return other.post(f"{API}/auth/signup", json=body).status_code
+        return int(other.post(f"{API}/auth/signup", json=body).status_code)
 
     with ThreadPoolExecutor(6) as pool:
         statuses = sorted(pool.map(attempt, range(6)))

@@ -179,3 +179,20 @@ def test_token_rules(client: TestClient, make_user: MakeUser) -> None:
     refused = client.post(f"{API}/tokens", json={"name": "one more"}, headers=bearer)
     assert "revoke one" in error(refused, 409, "too_many_tokens")
     assert len(client.get(f"{API}/tokens", headers=bearer).json()) == TOKENS_PER_USER
+
+
+def test_the_endpoints_are_in_the_openapi_schema(client: TestClient) -> None:
+    paths = client.get(f"{API}/openapi.json").json()["paths"]
+    expected = {
+        "/auth/signup": {"post"},
+        "/auth/login": {"post"},
+        "/auth/logout": {"post"},
+        "/auth/session": {"get"},
+        "/auth/password": {"post"},
+        "/users/me": {"get", "patch"},
+        "/users/{user_id}": {"get"},
+        "/tokens": {"get", "post"},
+        "/tokens/{token_id}": {"delete"},
+    }
+    for path, methods in expected.items():
+        assert set(paths[API + path]) == methods, path

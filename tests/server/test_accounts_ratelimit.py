@@ -45,7 +45,7 @@ def strict(db_url: str) -> Iterator[Services]:
 
 def _login(client: TestClient, user_id: str, password: str = "wrong password") -> int:
     body = {"user_id": user_id, "password": password}
-    return client.post(f"{API}/auth/login", json=body).status_code
+    return int(client.post(f"{API}/auth/login", json=body).status_code)
 
 
 def _check_refusal(response: httpx.Response) -> None:

@@ -31,6 +31,8 @@ class Services:
     broker: Broker
     hasher: PasswordHasher
     write_lock: AbstractContextManager[Any] = field(default_factory=nullcontext)
+    #: Run database work on the event loop (SQLite) instead of the thread pool.
+    inline_db: bool = False
 
     @contextmanager
     def write_conn(self) -> Iterator[Connection]:
@@ -69,7 +71,16 @@ def build_services(settings: Settings) -> Services:
     )
     broker = make_broker(settings.redis_url)
     services = Services(
-        settings, engine, write_engine, sessions, writers, pool, broker, hasher, lock
+        settings,
+        engine,
+        write_engine,
+        sessions,
+        writers,
+        pool,
+        broker,
+        hasher,
+        lock,
+        inline_db=is_sqlite(engine),
     )
     pool.ensure_reserve(services.write_conn)
     return services

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from sqlalchemy import select
@@ -19,7 +19,7 @@ from dicehall.server.services import Services
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 
-def get_services(request: Request) -> Services:
+async def get_services(request: Request) -> Services:
     """The application's services."""
     services: Services = request.app.state.services
     return services
@@ -27,7 +27,8 @@ def get_services(request: Request) -> Services:
 
 def get_db(request: Request) -> Iterator[Session]:
     """A database session for this request (the handler decides about transactions)."""
-    with get_services(request).sessions() as session:
+    services: Services = request.app.state.services
+    with services.sessions() as session:
         yield session
 
 
@@ -92,3 +93,58 @@ def current_user(request: Request, db: DbDep) -> User:
 
 UserDep = Annotated[User, Depends(current_user)]
 OptionalUserDep = Annotated[User | None, Depends(optional_user)]
+
+
+_USERS = User.__table__
+_TOKENS = ApiToken.__table__
+_SESSIONS = AuthSession.__table__
+
+
+def quick_user(request: HTTPConnection, services: Services) -> User | None:
+    """Who is asking, in one Core query, for the hot game endpoints.
+
+    Only the plain valid cases are answered here; anything else (no credentials aside, an
+    unknown token, an expired session, a missing CSRF token) goes through
+    :func:`authenticate`, which gives the precise error.
+    """
+    header = request.headers.get("authorization", "")
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if not header and not cookie:
+        return None
+    with services.read_conn() as conn:
+        if header:
+            scheme, _, secret = header.partition(" ")
+            if scheme.lower() == "bearer" and secret.strip():
+                row = conn.execute(
+                    select(_USERS)
+                    .join(_TOKENS, _TOKENS.c.user_pk == _USERS.c.id)
+                    .where(_TOKENS.c.token_hash == digest(secret.strip()))
+                ).first()
+                if row is not None:
+                    return _user_of(row)
+        elif cookie:
+            row = conn.execute(
+                select(_USERS, _SESSIONS.c.expires_at, _SESSIONS.c.csrf_token)
+                .join(_SESSIONS, _SESSIONS.c.user_pk == _USERS.c.id)
+                .where(_SESSIONS.c.id == digest(cookie))
+            ).first()
+            if row is not None and aware(row.expires_at) > now():
+                safe = request.scope.get("method", "GET") in _SAFE_METHODS
+                sent = request.headers.get(CSRF_HEADER, "")
+                if safe or (sent and same(sent, row.csrf_token)):
+                    return _user_of(row)
+    with services.sessions() as db:
+        found = authenticate(request, db)
+    return found[0] if found else None
+
+
+def _user_of(row: Any) -> User:
+    return User(
+        id=row.id,
+        user_id=row.user_id,
+        key=row.key,
+        password_hash=row.password_hash,
+        display_name=row.display_name,
+        about=row.about,
+        created_at=row.created_at,
+    )

@@ -6,15 +6,16 @@ import itertools
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Header, status
+from fastapi import APIRouter, Depends, Header, Request, status
 from pydantic import BaseModel, Field
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
+from starlette.concurrency import run_in_threadpool
 
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.server import gameservice
-from dicehall.server.api.deps import OptionalUserDep, ServicesDep, UserDep
+from dicehall.server.api.deps import ServicesDep, quick_user
 from dicehall.server.api.errors import ApiError
 from dicehall.server.gameservice import GameRecord, SeatInfo
 from dicehall.server.models import User
@@ -51,6 +52,29 @@ class PostAction(BaseModel):
 _writes = itertools.count()
 
 
+async def _db(services: Services, fn: Callable[..., T], *args: Any) -> T:
+    """Run blocking database work: inline on SQLite (one writer at a time, microseconds of
+    work, and no thread hops), in the thread pool on PostgreSQL (network round trips)."""
+    if services.inline_db:
+        return fn(*args)
+    return await run_in_threadpool(fn, *args)
+
+
+async def _optional_user(request: Request, services: ServicesDep) -> User | None:
+    return await _db(services, quick_user, request, services)
+
+
+async def _required_user(request: Request, services: ServicesDep) -> User:
+    user = await _db(services, quick_user, request, services)
+    if user is None:
+        raise ApiError(401, "unauthenticated", "sign in first (session cookie or bearer token)")
+    return user
+
+
+UserDep = Annotated[User, Depends(_required_user)]
+OptionalUserDep = Annotated[User | None, Depends(_optional_user)]
+
+
 def _notify(services: Services, record: GameRecord, seats: list[SeatInfo]) -> None:
     for user_pk, message in gameservice.pushes(record, seats):
         services.broker.publish(user_pk, message)
@@ -72,8 +96,13 @@ def _write(services: Services, work: Callable[[Connection], T]) -> T:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def _read(services: Services, work: Callable[[Connection], T]) -> T:
+    with services.read_conn() as conn:
+        return work(conn)
+
+
 @router.get("/games/kinds")
-def list_kinds() -> list[dict[str, Any]]:
+async def list_kinds() -> list[dict[str, Any]]:
     """The games this site offers, with seat counts, default options and bots."""
     out = []
     for name in games.available():
@@ -93,9 +122,11 @@ def list_kinds() -> list[dict[str, Any]]:
 
 
 @router.post("/games", status_code=status.HTTP_201_CREATED)
-def create(body: CreateGame, user: UserDep, services: ServicesDep) -> dict[str, Any]:
+async def create(body: CreateGame, user: UserDep, services: ServicesDep) -> dict[str, Any]:
     """Create a game; with no open seats it starts at once (bots move, dice are rolled)."""
-    record, seats = _write(
+    record, seats = await _db(
+        services,
+        _write,
         services,
         lambda conn: gameservice.create_game(
             conn, services.pool, user, body.game, dict(body.options), body.seats
@@ -106,41 +137,42 @@ def create(body: CreateGame, user: UserDep, services: ServicesDep) -> dict[str, 
 
 
 @router.get("/games")
-def mine(user: UserDep, services: ServicesDep) -> list[dict[str, Any]]:
+async def mine(user: UserDep, services: ServicesDep) -> list[dict[str, Any]]:
     """My games: those waiting on me first (the seed's "game status")."""
-    with services.read_conn() as conn:
-        return gameservice.my_games(conn, user)
+    return await _db(services, _read, services, lambda conn: gameservice.my_games(conn, user))
 
 
 @router.get("/games/open")
-def waiting_room(services: ServicesDep) -> list[dict[str, Any]]:
+async def waiting_room(services: ServicesDep) -> list[dict[str, Any]]:
     """Games with open seats that anyone may join."""
-    with services.read_conn() as conn:
-        return gameservice.open_games(conn)
+    return await _db(services, _read, services, gameservice.open_games)
 
 
 @router.get("/games/{game_id}")
-def get_game(game_id: int, services: ServicesDep, user: OptionalUserDep) -> dict[str, Any]:
+async def get_game(game_id: int, services: ServicesDep, user: OptionalUserDep) -> dict[str, Any]:
     """The game as my seat sees it, with my legal actions and the version; others spectate."""
-    with services.read_conn() as conn:
-        return gameservice.read_game(conn, game_id, user)
+    return await _db(
+        services, _read, services, lambda conn: gameservice.read_game(conn, game_id, user)
+    )
 
 
 @router.post("/games/{game_id}/join")
-def join(game_id: int, body: JoinGame, user: UserDep, services: ServicesDep) -> dict[str, Any]:
+async def join(
+    game_id: int, body: JoinGame, user: UserDep, services: ServicesDep
+) -> dict[str, Any]:
     """Take an open seat; the last seat taken starts the game."""
 
     def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]]:
         record = gameservice.fetch_game(conn, game_id, lock=True)
         return gameservice.join_game(conn, services.pool, user, record, body.seat)
 
-    record, seats = _write(services, work)
+    record, seats = await _db(services, _write, services, work)
     _notify(services, record, seats)
     return gameservice.game_payload(record, seats, user)
 
 
 @router.post("/games/{game_id}/actions")
-def post_action(
+async def post_action(
     game_id: int,
     body: PostAction,
     user: UserDep,
@@ -169,17 +201,20 @@ def post_action(
             "_push": gameservice.pushes(record, seats),
         }
 
+    def replay_after_race(conn: Connection) -> dict[str, Any]:
+        assert key is not None
+        done = gameservice.find_replay(conn, user, key)
+        if done is None:
+            raise ApiError(409, "conflict", "the move conflicted with another; try again")
+        return _replayed(conn, done, game_id, user)
+
     try:
-        payload = _write(services, work)
+        payload: dict[str, Any] = await _db(services, _write, services, work)
     except IntegrityError:
         # The same key raced in from a second request and won: answer as a replay.
         if key is None:
             raise
-        with services.read_conn() as conn:
-            done = gameservice.find_replay(conn, user, key)
-            if done is None:
-                raise
-            return _replayed(conn, done, game_id, user)
+        return await _db(services, _read, services, replay_after_race)
     for user_pk, message in payload.pop("_push", []):
         services.broker.publish(user_pk, message)
     return payload
@@ -192,7 +227,6 @@ def _replayed(conn: Connection, stored_game: int, game_id: int, user: User) -> d
 
 
 @router.get("/games/{game_id}/log")
-def log(game_id: int, services: ServicesDep) -> dict[str, Any]:
+async def log(game_id: int, services: ServicesDep) -> dict[str, Any]:
     """A finished game's full event log, every die revealed, for replay and audit."""
-    with services.read_conn() as conn:
-        return gameservice.event_log(conn, game_id)
+    return await _db(services, _read, services, lambda conn: gameservice.event_log(conn, game_id))
