@@ -16,6 +16,7 @@ from dicehall.server.config import Settings
 from dicehall.server.db import is_sqlite, make_engine, migrate, session_factory
 from dicehall.server.pool import DicePool
 from dicehall.server.push import Broker, make_broker
+from dicehall.server.ratelimit import RateLimiter, make_limiter
 
 
 @dataclass
@@ -30,6 +31,7 @@ class Services:
     pool: DicePool
     broker: Broker
     hasher: PasswordHasher
+    limiter: RateLimiter
     write_lock: AbstractContextManager[Any] = field(default_factory=nullcontext)
     #: Run database work on the event loop (SQLite) instead of the thread pool.
     inline_db: bool = False
@@ -79,6 +81,7 @@ def build_services(settings: Settings) -> Services:
         pool,
         broker,
         hasher,
+        make_limiter(settings),
         lock,
         inline_db=is_sqlite(engine),
     )

@@ -8,7 +8,6 @@ user id (429 with ``Retry-After``).
 
 from __future__ import annotations
 
-import threading
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response, status
@@ -19,7 +18,7 @@ from dicehall.server import accounts
 from dicehall.server.api.deps import DbDep, ServicesDep, UserDep, authenticate
 from dicehall.server.api.errors import ApiError
 from dicehall.server.models import AuthSession, User
-from dicehall.server.ratelimit import RateLimiter, bucket, make_limiter
+from dicehall.server.ratelimit import bucket
 from dicehall.server.security import SESSION_COOKIE
 from dicehall.server.services import Services
 
@@ -80,20 +79,6 @@ class NewToken(_Body):
     name: Text
 
 
-_limiter_lock = threading.Lock()
-
-
-def _limiter(request: Request, services: Services) -> RateLimiter:
-    # One limiter per application, made on first use (Services has no place for it yet).
-    state = request.app.state
-    with _limiter_lock:
-        limiter: RateLimiter | None = getattr(state, "auth_limiter", None)
-        if limiter is None:
-            limiter = make_limiter(services.settings)
-            state.auth_limiter = limiter
-    return limiter
-
-
 def _address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
@@ -102,7 +87,7 @@ def _over_limit(
     request: Request, services: Services, kind: str, user_id: str
 ) -> JSONResponse | None:
     """Count an attempt; the 429 answer when this address or this user id is over the limit."""
-    wait = _limiter(request, services).hit(
+    wait = services.limiter.hit(
         [
             bucket(kind, "ip", _address(request)),
             bucket(kind, "user", accounts.user_key(user_id)),
