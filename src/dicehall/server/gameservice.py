@@ -79,10 +79,12 @@ class GameRecord:
     result: str | None
     event_count: int
     updated_at: datetime
+    #: The database it lives in (decoded states are cached per database, game and version).
+    db: str
 
     @classmethod
-    def of(cls, row: Row[Any]) -> GameRecord:
-        """From a ``games`` row."""
+    def of(cls, row: Row[Any], conn: Connection) -> GameRecord:
+        """From a ``games`` row read through ``conn``."""
         return cls(
             row.id,
             row.kind,
@@ -95,6 +97,7 @@ class GameRecord:
             row.result,
             row.event_count,
             aware(row.updated_at),
+            database_of(conn),
         )
 
 
@@ -121,7 +124,13 @@ class _Cache:
                 self._items.popitem(last=False)
 
 
-# Decoded states by (game, version) and options by game: each decoded once per process.
+def database_of(conn: Connection) -> str:
+    """Which database ``conn`` talks to (its URL without the password)."""
+    return conn.engine.url.render_as_string(hide_password=True)
+
+
+# Decoded states by (database, game, version) and options by (database, game): each is
+# decoded once per process.
 _states = _Cache(4096)
 _options = _Cache(4096)
 _bots: dict[tuple[str, str], Bot] = {}
@@ -148,22 +157,22 @@ def entry_of(kind: str) -> games.GameEntry:
 
 def load_state(record: GameRecord) -> Any:
     """The decoded current state of a started game."""
-    cached = _states.get((record.id, record.version))
+    cached = _states.get((record.db, record.id, record.version))
     if cached is not None:
         return cached
     if record.snapshot is None:
         raise ApiError(409, "not_started", "this game is waiting for players")
     state = codec.loads(record.snapshot, entry_of(record.kind).game.state_type)
-    _states.put((record.id, record.version), state)
+    _states.put((record.db, record.id, record.version), state)
     return state
 
 
 def load_options(record: GameRecord) -> Any:
     """The decoded options of a game."""
-    cached = _options.get(record.id)
+    cached = _options.get((record.db, record.id))
     if cached is None:
         cached = codec.loads(record.options, entry_of(record.kind).game.options_type)
-        _options.put(record.id, cached)
+        _options.put((record.db, record.id), cached)
     return cached
 
 
@@ -175,7 +184,7 @@ def fetch_game(conn: Connection, game_id: int, *, lock: bool = False) -> GameRec
     row = conn.execute(query).first()
     if row is None:
         raise ApiError(404, "not_found", f"there is no game {game_id}")
-    return GameRecord.of(row)
+    return GameRecord.of(row, conn)
 
 
 def seats_of(conn: Connection, game_id: int) -> list[SeatInfo]:
@@ -397,7 +406,7 @@ def _store(conn: Connection, record: GameRecord, state: Any, steps: list[Step]) 
             updated_at=moment,
         )
     )
-    _states.put((new.id, new.version), state)
+    _states.put((new.db, new.id, new.version), state)
     return new
 
 
@@ -516,7 +525,7 @@ def _summaries(conn: Connection, rows: Sequence[Row[Any]], me: int) -> list[dict
             by_game[r.game_id].append(SeatInfo(r.seat, r.user_pk, r.user_id, r.bot))
     out = []
     for row in rows:
-        record = GameRecord.of(row)
+        record = GameRecord.of(row, conn)
         seats = by_game[record.id]
         mine = next((s.seat for s in seats if s.user_pk == me), None)
         out.append(

@@ -1,0 +1,153 @@
+"""Each of the five games played to the end over HTTP, against bots and between two users,
+with every response checked to hold exactly its seat's view (no hidden die of another seat)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import select
+
+from dicehall import games
+from dicehall.engine import codec
+from dicehall.server.models import GameRow
+from dicehall.server.services import Services
+from tests.server.conftest import Headers, MakeUser
+
+API = "/api/v1"
+
+#: Short games: options that end them quickly, and a bot for each.
+SHORT: dict[str, tuple[dict[str, object], str]] = {
+    "tenthousand": ({"target": 1500, "entry_threshold": 0}, "heuristic"),
+    "boatzee": ({}, "greedy"),
+    "boss": ({"horses": 1}, "odds"),
+    "holdem": ({"stack": 30}, "random"),
+    "bullseye": ({"rounds": 1, "allow_two_seats": True}, "heuristic"),
+}
+ENDERS = {"bank", "hold", "stop", "score", "fold", "call", "check", "come_up", "keep"}
+
+
+def state_of(services: Services, game_id: int) -> tuple[Any, Any]:
+    """The game's current state straight from the database, and the game."""
+    with services.sessions() as db:
+        row = db.scalar(select(GameRow).where(GameRow.id == game_id))
+        assert row is not None and row.snapshot is not None
+        game = games.get(row.kind).game
+        return codec.loads(row.snapshot, game.state_type), game
+
+
+def check_only_own_view(services: Services, payload: Any) -> None:
+    """The response's view is exactly what its seat may know, and nothing else leaks."""
+    state, game = state_of(services, payload["id"])
+    seat = payload["my_seat"]
+    assert payload["view"] == codec.encode(game.view(state, seat))
+    if payload["status"] == "active" and seat is not None:
+        assert payload["legal"] == [codec.encode(a) for a in game.legal(state, seat)]
+    else:
+        assert payload["legal"] == []
+    if payload["game"] == "holdem" and seat is not None:
+        own = game.view(state, seat).pocket
+        assert tuple(payload["view"]["pocket"]) == tuple(own)
+        assert "pockets" not in payload["view"]
+    if payload["game"] == "boss" and seat is not None:
+        view = payload["view"]
+        if view["boss"] is not None and view["boss"] != seat:
+            assert view["concealed"] is None
+
+
+def play(
+    client: TestClient,
+    services: Services,
+    players: dict[int, Headers],
+    game: Any,
+    rng: random.Random,
+    spectator: bool = True,
+) -> Any:
+    """Random legal moves (leaning to turn-enders) until the end; every answer is checked."""
+    for _ in range(5000):
+        if game["status"] == "finished":
+            return game
+        seat = game["to_act"]
+        mine = client.get(f"{API}/games/{game['id']}", headers=players[seat]).json()
+        check_only_own_view(services, mine)
+        for other, headers in players.items():
+            if other != seat:
+                check_only_own_view(
+                    services, client.get(f"{API}/games/{game['id']}", headers=headers).json()
+                )
+        if spectator:
+            watched = client.get(f"{API}/games/{game['id']}").json()
+            assert watched["my_seat"] is None
+            check_only_own_view(services, watched)
+        legal = mine["legal"]
+        enders = [a for a in legal if a["type"] in ENDERS]
+        action = rng.choice(enders if enders and rng.random() < 0.6 else legal)
+        response = client.post(
+            f"{API}/games/{game['id']}/actions",
+            json={"action": action, "expected_version": mine["version"]},
+            headers=players[seat],
+        )
+        assert response.status_code == 200, response.text
+        game = response.json()
+        check_only_own_view(services, game)
+    raise AssertionError(f"{game['game']} did not end")
+
+
+@pytest.mark.parametrize("kind", sorted(SHORT))
+def test_each_game_against_a_bot_to_the_end(
+    kind: str, client: TestClient, make_user: MakeUser, services: Services
+) -> None:
+    options, bot = SHORT[kind]
+    alice = make_user("alice")
+    response = client.post(
+        f"{API}/games",
+        json={"game": kind, "options": options, "seats": ["me", f"bot:{bot}"]},
+        headers=alice,
+    )
+    assert response.status_code == 201, response.text
+    final = play(client, services, {0: alice}, response.json(), random.Random(kind))
+    assert final["result"]["winners"]
+    log = client.get(f"{API}/games/{final['id']}/log").json()
+    assert log["events"] and log["result"] == final["result"]
+
+
+@pytest.mark.parametrize("kind", sorted(SHORT))
+def test_each_game_between_two_users_to_the_end(
+    kind: str, client: TestClient, make_user: MakeUser, services: Services
+) -> None:
+    options, _ = SHORT[kind]
+    alice, bob = make_user("alice"), make_user("bob")
+    response = client.post(
+        f"{API}/games",
+        json={"game": kind, "options": options, "seats": ["me", "open"]},
+        headers=alice,
+    )
+    assert response.status_code == 201, response.text
+    joined = client.post(f"{API}/games/{response.json()['id']}/join", json={}, headers=bob)
+    assert joined.status_code == 200 and joined.json()["status"] == "active"
+    final = play(client, services, {0: alice, 1: bob}, joined.json(), random.Random(kind + "2"))
+    assert final["status"] == "finished"
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(["boss", "holdem"]))
+def test_no_response_shows_another_seats_hidden_dice(
+    seed: int, kind: str, client: TestClient, make_user: MakeUser, services: Services
+) -> None:
+    rng = random.Random(seed)
+    names = [f"p{rng.getrandbits(40):x}" for _ in range(2)]
+    first, second = make_user(names[0]), make_user(names[1])
+    created = client.post(
+        f"{API}/games",
+        json={"game": kind, "options": SHORT[kind][0], "seats": ["me", names[1]]},
+        headers=first,
+    )
+    assert created.status_code == 201, created.text
+    play(client, services, {0: first, 1: second}, created.json(), rng)
