@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib import resources
 
 from fastapi import APIRouter, FastAPI
+from fastapi.staticfiles import StaticFiles
 
 from dicehall import __version__
 from dicehall.server.api import fairness, games, ws
@@ -41,10 +43,16 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.add_middleware(BodySizeLimit, max_bytes=built.settings.max_body_bytes)
     for router in _routers():
         app.include_router(router)
+    app.mount("/static", StaticFiles(directory=_static_dir()), name="static")
     return app
 
 
-def _routers() -> list[APIRouter]:
-    from dicehall.server.api import accounts
+def _static_dir() -> str:
+    return str(resources.files("dicehall.server.web").joinpath("static"))
 
-    return [accounts.router, games.router, fairness.router, ws.router]
+
+def _routers() -> list[APIRouter]:
+    from dicehall.server.api import accounts, hints
+    from dicehall.server.web import pages
+
+    return [accounts.router, games.router, hints.router, fairness.router, ws.router, pages.router]

@@ -52,7 +52,7 @@ class PostAction(BaseModel):
 _writes = itertools.count()
 
 
-async def _db(services: Services, fn: Callable[..., T], *args: Any) -> T:
+async def run_db(services: Services, fn: Callable[..., T], *args: Any) -> T:
     """Run blocking database work: inline on SQLite (one writer at a time, microseconds of
     work, and no thread hops), in the thread pool on PostgreSQL (network round trips)."""
     if services.inline_db:
@@ -61,11 +61,11 @@ async def _db(services: Services, fn: Callable[..., T], *args: Any) -> T:
 
 
 async def _optional_user(request: Request, services: ServicesDep) -> User | None:
-    return await _db(services, quick_user, request, services)
+    return await run_db(services, quick_user, request, services)
 
 
 async def _required_user(request: Request, services: ServicesDep) -> User:
-    user = await _db(services, quick_user, request, services)
+    user = await run_db(services, quick_user, request, services)
     if user is None:
         raise ApiError(401, "unauthenticated", "sign in first (session cookie or bearer token)")
     return user
@@ -124,7 +124,7 @@ async def list_kinds() -> list[dict[str, Any]]:
 @router.post("/games", status_code=status.HTTP_201_CREATED)
 async def create(body: CreateGame, user: UserDep, services: ServicesDep) -> dict[str, Any]:
     """Create a game; with no open seats it starts at once (bots move, dice are rolled)."""
-    record, seats = await _db(
+    record, seats = await run_db(
         services,
         _write,
         services,
@@ -139,19 +139,19 @@ async def create(body: CreateGame, user: UserDep, services: ServicesDep) -> dict
 @router.get("/games")
 async def mine(user: UserDep, services: ServicesDep) -> list[dict[str, Any]]:
     """My games: those waiting on me first (the seed's "game status")."""
-    return await _db(services, _read, services, lambda conn: gameservice.my_games(conn, user))
+    return await run_db(services, _read, services, lambda conn: gameservice.my_games(conn, user))
 
 
 @router.get("/games/open")
 async def waiting_room(services: ServicesDep) -> list[dict[str, Any]]:
     """Games with open seats that anyone may join."""
-    return await _db(services, _read, services, gameservice.open_games)
+    return await run_db(services, _read, services, gameservice.open_games)
 
 
 @router.get("/games/{game_id}")
 async def get_game(game_id: int, services: ServicesDep, user: OptionalUserDep) -> dict[str, Any]:
     """The game as my seat sees it, with my legal actions and the version; others spectate."""
-    return await _db(
+    return await run_db(
         services, _read, services, lambda conn: gameservice.read_game(conn, game_id, user)
     )
 
@@ -166,7 +166,7 @@ async def join(
         record = gameservice.fetch_game(conn, game_id, lock=True)
         return gameservice.join_game(conn, services.pool, user, record, body.seat)
 
-    record, seats = await _db(services, _write, services, work)
+    record, seats = await run_db(services, _write, services, work)
     _notify(services, record, seats)
     return gameservice.game_payload(record, seats, user)
 
@@ -209,12 +209,12 @@ async def post_action(
         return _replayed(conn, done, game_id, user)
 
     try:
-        payload: dict[str, Any] = await _db(services, _write, services, work)
+        payload: dict[str, Any] = await run_db(services, _write, services, work)
     except IntegrityError:
         # The same key raced in from a second request and won: answer as a replay.
         if key is None:
             raise
-        return await _db(services, _read, services, replay_after_race)
+        return await run_db(services, _read, services, replay_after_race)
     for user_pk, message in payload.pop("_push", []):
         services.broker.publish(user_pk, message)
     return payload
@@ -229,4 +229,4 @@ def _replayed(conn: Connection, stored_game: int, game_id: int, user: User) -> d
 @router.get("/games/{game_id}/log")
 async def log(game_id: int, services: ServicesDep) -> dict[str, Any]:
     """A finished game's full event log, every die revealed, for replay and audit."""
-    return await _db(services, _read, services, lambda conn: gameservice.event_log(conn, game_id))
+    return await run_db(services, _read, services, lambda conn: gameservice.event_log(conn, game_id))

@@ -1,0 +1,73 @@
+"""Browser tests: a live site on SQLite and Debian's Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+
+from dicehall.server.live import LiveServer
+
+CHROMIUM = os.environ.get("DICEHALL_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def playwright_session() -> Iterator[Playwright]:
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is required in CI (.ci/run installs Debian's chromium)")
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_session: Playwright) -> Iterator[Browser]:
+    launched = playwright_session.chromium.launch(
+        executable_path=CHROMIUM,
+        headless=True,
+        args=["--no-sandbox", "--disable-background-networking", "--disable-dev-shm-usage"],
+    )
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[LiveServer]:
+    """A fresh site on SQLite, listening on 127.0.0.1."""
+    server = LiveServer(f"sqlite:///{tmp_path}/web.sqlite3")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def context(browser: Browser, site: LiveServer) -> Iterator[BrowserContext]:
+    made = browser.new_context(base_url=site.base, viewport={"width": 1100, "height": 900})
+    made.set_default_timeout(15_000)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()
+
+
+def shoot(page: Page, name: str) -> Path:
+    """Save a full-page screenshot as a test artifact (artifacts/screenshots/NAME.png)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
