@@ -71,3 +71,32 @@ def shoot(page: Page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def signup_api(context: BrowserContext, name: str, password: str = "correct horse 42") -> str:
+    """Sign ``name`` up through the JSON API inside ``context`` (its cookie is kept there);
+    return the session's CSRF token for scripted writes."""
+    response = context.request.post(
+        "/api/v1/auth/signup", data={"user_id": name, "password": password}
+    )
+    assert response.ok, response.text()
+    token: str = response.json()["csrf_token"]
+    return token
+
+
+def create_game_api(
+    context: BrowserContext,
+    csrf: str,
+    game: str,
+    seats: list[str],
+    options: dict[str, object] | None = None,
+) -> int:
+    """Create a game through the JSON API as the context's user; return its id."""
+    response = context.request.post(
+        "/api/v1/games",
+        data={"game": game, "seats": seats, "options": options or {}},
+        headers={"X-CSRF-Token": csrf},
+    )
+    assert response.ok, response.text()
+    game_id: int = response.json()["id"]
+    return game_id

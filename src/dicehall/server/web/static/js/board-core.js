@@ -74,13 +74,30 @@ async function api(method, path, body, extraHeaders = {}) {
   return { ok: response.ok, status: response.status, data };
 }
 
+/** The board of a game without its own module: the view as data, the legal moves as buttons. */
+const genericBoard = {
+  render(root, game, ctx) {
+    root.append(
+      h("p", {}, game.your_turn ? "Your turn." : `Waiting for ${ctx.seatName(game, game.to_act ?? 0)}.`),
+      h("pre", { class: "view" }, JSON.stringify(game.view, null, 2)),
+      h(
+        "div",
+        { class: "actions" },
+        game.legal.map((action) =>
+          h("button", { type: "button", onclick: () => ctx.post(action) }, JSON.stringify(action)),
+        ),
+      ),
+    );
+  },
+};
+
 export async function start(root) {
   const id = root.dataset.gameId;
   const kind = root.dataset.kind;
   const statusLine = document.getElementById("board-status");
   const hintToggle = document.getElementById("hint-toggle");
   const hintBody = document.getElementById("hint-body");
-  const module = await import(`/static/js/boards/${kind}.js`);
+  const module = await import(`/static/js/boards/${kind}.js`).catch(() => genericBoard);
   let game = null;
   let busy = false;
 
