@@ -1,22 +1,27 @@
-"""Boss Dice on the command line: ``odds boss``, ``hint boss`` and the terminal game screen."""
+"""Boss Dice on the command line: ``odds boss``, ``hint boss``, ``solve boss`` and the terminal
+game screen."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Optional
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table as RichTable
 
-from dicehall.cli.apps import hint_app, odds_app
+from dicehall.cli.apps import hint_app, odds_app, solve_app
 from dicehall.cli.common import console, print_json
 from dicehall.cli.terminal import register_ui
 from dicehall.engine.errors import InvalidInput
 from dicehall.engine.events import Acted, Event
 from dicehall.engine.game import Result
 from dicehall.engine.notation import parse_faces
+from dicehall.games.boss.equilibrium import Equilibrium, EquilibriumReport
+from dicehall.games.boss.equilibrium_store import cache_path, load_or_solve
 from dicehall.games.boss.hands import (
     Dice,
     describe,
@@ -33,6 +38,7 @@ from dicehall.games.boss.odds import (
     check_boss_kept,
     check_hand,
     check_keep,
+    check_position,
     format_odds,
     keep_odds,
     keep_odds_vs_kept,
@@ -247,6 +253,159 @@ def _print_call(report: dict[str, Any], as_json: bool) -> None:
     )
     console.print(f"Pick 'em up: a fresh hand, worth exactly {report['pick_up']:.1f}.")
     console.print(f"Call: [bold]{report['call']}[/].")
+
+
+# -- solve boss --------------------------------------------------------------------------------
+
+
+def _solved(refresh: bool, show_progress: bool) -> tuple[Equilibrium, bool, float]:
+    start = time.perf_counter()
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not show_progress,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("Solving the public states of a hand", total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        solved, cached = load_or_solve(refresh=refresh, progress=advance)
+    return solved, cached, time.perf_counter() - start
+
+
+def solve_report(solved: Equilibrium, cached: bool, seconds: float) -> dict[str, Any]:
+    """The JSON shape of ``solve boss``: the equilibrium's figures."""
+    report: EquilibriumReport = solved.report()
+    ending, gain = report.outcome, report.exploitability
+    return {
+        "boss_value": report.boss_value,
+        "fresh_hand_value": report.fresh,
+        "come_up": ending.come_up,
+        "boss_win": ending.win,
+        "push": ending.push,
+        "boss_lose": ending.lose,
+        "pick_up": ending.pick_up,
+        "exploitability": gain.horse,
+        "exploitability_hand": {"boss": gain.boss, "opponent": gain.opponent},
+        "public_states": report.public_states,
+        "boss_chance": report.boss_chance,
+        "cached": cached,
+        "seconds": seconds,
+        "path": str(cache_path(solved.game)),
+    }
+
+
+def position_report(
+    solved: Equilibrium, roll: Dice, kept: Dice, hand: Dice | None
+) -> dict[str, Any]:
+    """The JSON shape of ``solve boss --roll --boss-kept``: both sides' equilibrium play."""
+    game = solved.game
+    calls = [
+        {
+            "hand": describe(game.classes[cls]),
+            "chance": chance,
+            "come_up": come_up,
+        }
+        for cls, chance, come_up in solved.calls(kept, roll)
+    ]
+    return {
+        "roll": sorted(roll),
+        "boss_kept": sorted(kept),
+        "keeps": [{"keep": list(k), "chance": p} for k, p in solved.keep_chances(roll, kept)],
+        "calls": calls,
+        "boss": None if hand is None else sorted(hand),
+        "come_up": None if hand is None else solved.come_up_chance(hand, kept, roll),
+    }
+
+
+@solve_app.command("boss")
+def solve(
+    roll: Text = typer.Option(
+        None, "--roll", help="Show the equilibrium at a position: the opponent's first roll."
+    ),
+    boss_kept: Text = typer.Option(None, "--boss-kept", help="With --roll: the Boss's kept dice."),
+    boss: Text = typer.Option(None, "--boss", help="With --roll: the Boss's whole hand."),
+    refresh: bool = typer.Option(False, "--refresh", help="Solve again, ignoring the cache."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+) -> None:
+    """A Nash equilibrium of one hand: the value of being Boss and the exploitability, or
+    (--roll, --boss-kept) both sides' equilibrium play at a position."""
+    position = None
+    if roll is not None or boss_kept is not None or boss is not None:
+        if roll is None or boss_kept is None:
+            raise InvalidInput("a position needs --roll and --boss-kept (and optionally --boss)")
+        position = check_position(
+            parse_faces(roll, count=5, what="--roll"),
+            parse_faces(boss_kept, what="--boss-kept"),
+            None if boss is None else parse_faces(boss, what="--boss"),
+        )
+    solved, cached, seconds = _solved(refresh, not as_json)
+    if position is not None:
+        first, kept, hand = position
+        assert first is not None and kept is not None
+        _print_position(position_report(solved, first, kept, hand), as_json)
+        return
+    report = solve_report(solved, cached, seconds)
+    if as_json:
+        print_json(report)
+        return
+    _print_solution(report)
+
+
+def _print_solution(report: dict[str, Any]) -> None:
+    hand = report["exploitability_hand"]
+    console.print(
+        f"[bold]Boss Dice[/]: a Nash equilibrium of one hand, {report['public_states']:,} "
+        "public states (LP by HiGHS); a push or pick 'em up is worth a fresh hand, "
+        f"{report['fresh_hand_value']:.1f}."
+    )
+    console.print(
+        f"  Value of being Boss: [bold]{report['boss_value']:.6f}[/] "
+        "(his chance of winning the horse from his call on)."
+    )
+    console.print(
+        f"  The Boss comes up in {report['come_up']:.2%} of hands: he wins "
+        f"{report['boss_win']:.2%}, pushes {report['push']:.2%}, loses "
+        f"{report['boss_lose']:.2%}; he picks 'em up in {report['pick_up']:.2%}."
+    )
+    console.print(
+        f"  Exploitability: {report['exploitability']:.2e} over a horse "
+        f"(one hand: Boss {hand['boss']:.2e}, opponent {hand['opponent']:.2e})."
+    )
+    console.print(f"  A first roll makes a Boss {report['boss_chance']:.2%} of the time.")
+    where = "loaded from" if report["cached"] else "solved and saved to"
+    path_line = f"  {report['seconds']:.1f} s, {where} {report['path']}"
+    console.print(path_line, markup=False, soft_wrap=True)
+
+
+def _print_position(report: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print_json(report)
+        return
+    console.print(
+        f"Equilibrium play: the Boss keeps {faces_text(report['boss_kept'])}; the opponent's "
+        f"first roll is {faces_text(report['roll'])}."
+    )
+    keeps = ", ".join(
+        f"{faces_text(k['keep']) or 'nothing'} ({k['chance']:.0%})" for k in report["keeps"]
+    )
+    console.print(f'After "come up" the opponent keeps: {keeps}.')
+    table = RichTable(title="The Boss's call by his final hand", title_justify="left")
+    for column in ("Boss's hand", "chance", "come up"):
+        table.add_column(column, justify="left" if column == "Boss's hand" else "right")
+    for call in report["calls"]:
+        table.add_row(call["hand"], f"{call['chance']:.2%}", f"{call['come_up']:.0%}")
+    console.print(table)
+    if report["boss"] is not None:
+        console.print(
+            f"With {_hand_text(report['boss'])} the Boss comes up "
+            f"[bold]{report['come_up']:.0%}[/] of the time."
+        )
 
 
 # -- the terminal game -------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from rich.markdown import Markdown
 from dicehall import games
 from dicehall.cli.apps import app
 from dicehall.cli.common import console, fail, parse_bot_list, parse_seats, print_json
-from dicehall.cli.sim import report_table, simulate
+from dicehall.cli.sim import check_plot_path, report_table, save_plot, simulate
 from dicehall.cli.terminal import play_in_terminal, ui_for
 from dicehall.engine.dice import DiceSource, Seeded, System
 from dicehall.engine.errors import DicehallError
@@ -81,20 +81,39 @@ def sim(
     seed: int = typer.Option(0, "--seed", help="The same seed gives the same numbers."),
     option: OptionList = typer.Option(None, "--option", "-o", help="A game option, name=value."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    plot: Optional[str] = typer.Option(  # noqa: UP045
+        None, "--plot", help="Also draw the results as a PNG: win shares, scores, turns."
+    ),
 ) -> None:
     """Simulate many bot-only games: win share with a 95% interval, mean score, mean turns."""
     entry = games.get(game)
     names = parse_bot_list(bots)
     options = entry.game.options(parse_pairs(option or []))
+    picture = None if plot is None else check_plot_path(plot)
     try:
-        report = simulate(entry, names, n_games, seed, options, progress=not as_json)
+        report = simulate(
+            entry,
+            names,
+            n_games,
+            seed,
+            options,
+            progress=not as_json,
+            keep_scores=picture is not None,
+        )
     except KeyboardInterrupt:
         console.print("\n[yellow]Simulation stopped.[/]")
         raise SystemExit(130) from None
+    if picture is not None:
+        save_plot(report, picture, entry.game.title)
     if as_json:
-        print_json(report.as_json())
+        data = report.as_json()
+        if picture is not None:
+            data["plot"] = str(picture)
+        print_json(data)
     else:
         console.print(report_table(report))
+        if picture is not None:
+            console.print(f"Picture saved to {picture}", markup=False, soft_wrap=True)
 
 
 @app.command()

@@ -1,10 +1,13 @@
-"""``dicehall sim``: many bot-only games, summarised per seat."""
+"""``dicehall sim``: many bot-only games, summarised per seat, and drawn as a picture."""
 
 from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -12,6 +15,7 @@ from rich.table import Table as RichTable
 
 from dicehall.engine.dice import Seeded
 from dicehall.engine.driver import play_out
+from dicehall.engine.errors import InvalidInput
 from dicehall.engine.game import Result
 from dicehall.games import GameEntry
 
@@ -37,6 +41,7 @@ class SimReport:
     seats: list[SeatStats]
     turns_sum: float = 0.0
     scores: list[list[int]] = field(default_factory=list)
+    turns: list[int] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         """The JSON shape of ``sim --json``."""
@@ -44,7 +49,6 @@ class SimReport:
         out_seats = []
         for i, s in enumerate(self.seats):
             share = s.wins / n
-            half = 1.96 * _sd(s.wins, s.wins_sq, n) / math.sqrt(n)
             mean = s.score_sum / n
             score_half = 1.96 * _sd(s.score_sum, s.score_sq, n) / math.sqrt(n)
             out_seats.append(
@@ -52,7 +56,7 @@ class SimReport:
                     "seat": i + 1,
                     "bot": s.bot,
                     "win_share": share,
-                    "win_share_95": [max(0.0, share - half), min(1.0, share + half)],
+                    "win_share_95": list(wilson_interval(share, n)),
                     "mean_score": mean,
                     "mean_score_95": [mean - score_half, mean + score_half],
                 }
@@ -64,6 +68,20 @@ class SimReport:
             "seats": out_seats,
             "mean_turns": self.turns_sum / n,
         }
+
+
+def wilson_interval(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a share observed over ``n`` games (95% by default).
+
+    Unlike the normal approximation it stays inside [0, 1] and does not collapse to a point
+    when a seat wins every game or none.
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    z2 = z * z
+    centre = (share + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(max(0.0, share * (1 - share)) / n + z2 / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _sd(total: float, total_sq: float, n: int) -> float:
@@ -85,7 +103,8 @@ def simulate(
 ) -> SimReport:
     """Play ``games`` games between ``bots`` (one per seat); the same seed, the same numbers.
 
-    A shared win counts as an equal share to each winner.
+    A shared win counts as an equal share to each winner. ``keep_scores`` keeps every game's
+    scores and turns (for :func:`save_plot`).
     """
     game = entry.game
     game.check_seats(len(bots))
@@ -126,6 +145,7 @@ def _tally(report: SimReport, result: Result, keep_scores: bool) -> None:
     report.turns_sum += result.turns
     if keep_scores:
         report.scores.append(list(result.scores))
+        report.turns.append(result.turns)
 
 
 def report_table(report: SimReport) -> RichTable:
@@ -147,3 +167,86 @@ def report_table(report: SimReport) -> RichTable:
         )
     table.caption = f"mean turns per game: {data['mean_turns']:.2f}"
     return table
+
+
+def check_plot_path(text: str) -> Path:
+    """A usable file name for the picture: a ``.png`` in a directory that exists."""
+    path = Path(text).expanduser()
+    if path.suffix.lower() != ".png":
+        raise InvalidInput(
+            f"--plot: the picture is a PNG; give a file name ending in .png, not {path}"
+        )
+    if not path.parent.is_dir():
+        raise InvalidInput(f"--plot: there is no directory {path.parent}")
+    if path.is_dir():
+        raise InvalidInput(f"--plot: {path} is a directory")
+    return path
+
+
+def _distribution(ax: Any, values: list[list[int]], labels: list[str], what: str) -> None:
+    """Each series' distribution: a bar per possible value when they are few, else a
+    histogram of 30 bins."""
+    from matplotlib.ticker import MaxNLocator
+
+    games = len(values[0])
+    distinct = sorted({v for series in values for v in series})
+    step = math.gcd(*(b - a for a, b in pairwise(distinct))) or 1
+    if (distinct[-1] - distinct[0]) / step <= 60:
+        width = 0.8 * step / len(values)
+        for k, (series, label) in enumerate(zip(values, labels, strict=True)):
+            counts = Counter(series)
+            xs = [v - 0.4 * step + width * (k + 0.5) for v in distinct]
+            ax.bar(xs, [counts[v] / games for v in distinct], width=width, label=label)
+        ax.set_xlim(distinct[0] - step, distinct[-1] + step)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    else:
+        low, high = distinct[0], distinct[-1]
+        bins = [low + (high - low) * i / 30 for i in range(31)]
+        for series, label in zip(values, labels, strict=True):
+            weights = [1 / games] * games
+            ax.hist(series, bins=bins, weights=weights, histtype="step", linewidth=1.5, label=label)
+    ax.set_xlabel(what)
+    ax.set_ylabel("share of games")
+
+
+def save_plot(report: SimReport, path: Path, title: str) -> None:
+    """Draw a simulation as a PNG: win shares with their 95% intervals, each seat's score
+    distribution, and the distribution of turns per game (needs ``keep_scores``)."""
+    from matplotlib.figure import Figure  # drawn off screen: no display, no pyplot state
+
+    if not report.scores:
+        raise ValueError("save_plot needs a simulation run with keep_scores=True")
+    data = report.as_json()
+    labels = [f"{s['seat']}: {s['bot']}" for s in data["seats"]]
+    figure = Figure(figsize=(13, 4.2), layout="constrained")
+    figure.suptitle(f"{title}: {report.games:,} games, seed {report.seed}")
+    wins, scores, turns = figure.subplots(1, 3, width_ratios=[1, 1.4, 1.1])
+
+    shares = [s["win_share"] for s in data["seats"]]
+    errors = [
+        [share - s["win_share_95"][0] for share, s in zip(shares, data["seats"], strict=True)],
+        [s["win_share_95"][1] - share for share, s in zip(shares, data["seats"], strict=True)],
+    ]
+    colours = [f"C{i}" for i in range(len(shares))]
+    rows = list(range(len(shares)))[::-1]
+    wins.barh(rows, shares, xerr=errors, color=colours, capsize=4)
+    wins.axvline(1 / len(shares), color="grey", linestyle="--", linewidth=1)
+    wins.set_yticks(rows, labels)
+    wins.set_xlim(0, 1)
+    wins.set_xlabel("win share (95% Wilson interval; dashed: an even share)")
+    for row, share, seat in zip(rows, shares, data["seats"], strict=True):
+        low, high = seat["win_share_95"]
+        if high < 0.8:  # beside the interval, or inside the bar when there is no room
+            wins.text(high + 0.02, row, f"{share:.1%}", va="center")
+        else:
+            wins.text(low - 0.02, row, f"{share:.1%}", va="center", ha="right", color="white")
+
+    per_seat = [[game[i] for game in report.scores] for i in range(len(report.seats))]
+    _distribution(scores, per_seat, labels, "final score")
+    scores.legend(fontsize="small")
+    _distribution(turns, [report.turns], ["all games"], "turns per game")
+    turns.set_title(f"mean {data['mean_turns']:.2f} turns", fontsize="medium")
+    try:
+        figure.savefig(path, format="png", dpi=100)
+    except OSError as exc:
+        raise InvalidInput(f"--plot: cannot write {path}: {exc.strerror or exc}") from None

@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from platformdirs import user_data_dir
-
-
-def data_dir() -> Path:
-    """The user data directory (``DICEHALL_DATA`` overrides it)."""
-    override = os.environ.get("DICEHALL_DATA")
-    return Path(override) if override else Path(user_data_dir("dicehall", appauthor=False))
+from dicehall.engine.storage import data_dir
 
 
 def default_db_url() -> str:

@@ -70,8 +70,8 @@ def test_heuristic_bot() -> None:
 def test_registry_entry_and_rules_text() -> None:
     entry = games.get("boss")
     assert entry.game is GAME
-    assert sorted(entry.bots) == ["heuristic", "odds", "random"]
-    assert set(BOTS) == {"heuristic", "odds"}
+    assert sorted(entry.bots) == ["equilibrium", "heuristic", "odds", "random"]
+    assert set(BOTS) == {"equilibrium", "heuristic", "odds"}
     text = entry.rules
     for needle in ("`horses`", "`max_pickups`", "| 2 ", "| none", "two pairs", "push"):
         assert needle in text

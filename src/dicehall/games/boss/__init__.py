@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dicehall.engine.bots import BotFactory
-from dicehall.games.boss.bots import HeuristicBot, OddsBot
+from dicehall.games.boss.bots import EquilibriumBot, HeuristicBot, OddsBot
 from dicehall.games.boss.rules import (
     GAME,
     Boss,
@@ -20,7 +20,11 @@ from dicehall.games.boss.rules import (
     Showdown,
 )
 
-BOTS: dict[str, BotFactory] = {"heuristic": HeuristicBot, "odds": OddsBot}
+BOTS: dict[str, BotFactory] = {
+    "equilibrium": EquilibriumBot,
+    "heuristic": HeuristicBot,
+    "odds": OddsBot,
+}
 
 __all__ = [
     "BOTS",
