@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -17,6 +17,7 @@ from dicehall.server.db import is_sqlite, make_engine, migrate, session_factory
 from dicehall.server.pool import DicePool
 from dicehall.server.push import Broker, make_broker
 from dicehall.server.ratelimit import RateLimiter, make_limiter
+from dicehall.server.writelock import WriteLock
 
 
 @dataclass
@@ -67,7 +68,12 @@ def build_services(settings: Settings) -> Services:
     pool = DicePool(settings.dice_batch_size)
     write_engine = engine.execution_options(sqlite_begin="IMMEDIATE")
     writers = sessionmaker(write_engine, expire_on_commit=False)
-    lock: AbstractContextManager[Any] = threading.Lock() if is_sqlite(engine) else nullcontext()
+    database = engine.url.database
+    lock: AbstractContextManager[Any] = (
+        WriteLock(Path(database) if database and database != ":memory:" else None)
+        if is_sqlite(engine)
+        else nullcontext()
+    )
     hasher = PasswordHasher(
         time_cost=settings.argon2_time_cost, memory_cost=settings.argon2_memory_kib
     )

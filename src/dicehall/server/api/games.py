@@ -229,4 +229,6 @@ def _replayed(conn: Connection, stored_game: int, game_id: int, user: User) -> d
 @router.get("/games/{game_id}/log")
 async def log(game_id: int, services: ServicesDep) -> dict[str, Any]:
     """A finished game's full event log, every die revealed, for replay and audit."""
-    return await run_db(services, _read, services, lambda conn: gameservice.event_log(conn, game_id))
+    return await run_db(
+        services, _read, services, lambda conn: gameservice.event_log(conn, game_id)
+    )
