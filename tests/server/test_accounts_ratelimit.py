@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 
-import httpx
+import httpx2 as httpx
 import pytest
 import redis
 from fastapi.testclient import TestClient

@@ -4,6 +4,7 @@ with every response checked to hold exactly its seat's view (no hidden die of an
 from __future__ import annotations
 
 import random
+import uuid
 from typing import Any
 
 import pytest
@@ -142,7 +143,7 @@ def test_no_response_shows_another_seats_hidden_dice(
     seed: int, kind: str, client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
     rng = random.Random(seed)
-    names = [f"p{rng.getrandbits(40):x}" for _ in range(2)]
+    names = [f"p{uuid.uuid4().hex[:12]}" for _ in range(2)]  # examples share one database
     first, second = make_user(names[0]), make_user(names[1])
     created = client.post(
         f"{API}/games",

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, case, func, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, case, func, insert, select, update
 from sqlalchemy.engine import Row
 
 from dicehall import games
@@ -176,12 +176,40 @@ def load_options(record: GameRecord) -> Any:
     return cached
 
 
+# The hot path's statements are built once: SQLAlchemy then skips rebuilding them and
+# recomputing their cache keys on every move, which was most of a move's CPU time.
+_GAME_BY_ID = select(GAMES).where(GAMES.c.id == bindparam("b_game"))
+_GAME_BY_ID_LOCKED = _GAME_BY_ID.with_for_update()
+_SEATS_OF = (
+    select(SEATS.c.seat, SEATS.c.user_pk, USERS.c.user_id, SEATS.c.bot)
+    .select_from(SEATS.outerjoin(USERS, USERS.c.id == SEATS.c.user_pk))
+    .where(SEATS.c.game_id == bindparam("b_game"))
+    .order_by(SEATS.c.seat)
+)
+_INSERT_EVENTS = insert(EVENTS)
+_UPDATE_GAME = (
+    update(GAMES)
+    .where(GAMES.c.id == bindparam("b_game"))
+    .values(
+        status=bindparam("b_status"),
+        version=bindparam("b_version"),
+        snapshot=bindparam("b_snapshot"),
+        to_act=bindparam("b_to_act"),
+        result=bindparam("b_result"),
+        event_count=bindparam("b_events"),
+        updated_at=bindparam("b_updated"),
+    )
+)
+_FIND_KEY = select(KEYS.c.game_id).where(
+    KEYS.c.user_pk == bindparam("b_user"), KEYS.c.key == bindparam("b_key")
+)
+_INSERT_KEY = insert(KEYS)
+
+
 def fetch_game(conn: Connection, game_id: int, *, lock: bool = False) -> GameRecord:
     """A game by id (row-locked for a write on PostgreSQL); 404 when there is none."""
-    query = select(GAMES).where(GAMES.c.id == game_id)
-    if lock:
-        query = query.with_for_update()
-    row = conn.execute(query).first()
+    query = _GAME_BY_ID_LOCKED if lock else _GAME_BY_ID
+    row = conn.execute(query, {"b_game": game_id}).first()
     if row is None:
         raise ApiError(404, "not_found", f"there is no game {game_id}")
     return GameRecord.of(row, conn)
@@ -189,12 +217,7 @@ def fetch_game(conn: Connection, game_id: int, *, lock: bool = False) -> GameRec
 
 def seats_of(conn: Connection, game_id: int) -> list[SeatInfo]:
     """The seats of a game in order, with user handles."""
-    rows = conn.execute(
-        select(SEATS.c.seat, SEATS.c.user_pk, USERS.c.user_id, SEATS.c.bot)
-        .select_from(SEATS.outerjoin(USERS, USERS.c.id == SEATS.c.user_pk))
-        .where(SEATS.c.game_id == game_id)
-        .order_by(SEATS.c.seat)
-    ).all()
+    rows = conn.execute(_SEATS_OF, {"b_game": game_id}).all()
     return [SeatInfo(r.seat, r.user_pk, r.user_id, r.bot) for r in rows]
 
 
@@ -369,7 +392,7 @@ def _store(conn: Connection, record: GameRecord, state: Any, steps: list[Step]) 
     moment = now()
     if steps:
         conn.execute(
-            insert(EVENTS),
+            _INSERT_EVENTS,
             [
                 {
                     "game_id": record.id,
@@ -394,17 +417,17 @@ def _store(conn: Connection, record: GameRecord, state: Any, steps: list[Step]) 
         updated_at=moment,
     )
     conn.execute(
-        update(GAMES)
-        .where(GAMES.c.id == record.id)
-        .values(
-            status=new.status,
-            version=new.version,
-            snapshot=new.snapshot,
-            to_act=new.to_act,
-            result=new.result,
-            event_count=new.event_count,
-            updated_at=moment,
-        )
+        _UPDATE_GAME,
+        {
+            "b_game": record.id,
+            "b_status": new.status,
+            "b_version": new.version,
+            "b_snapshot": new.snapshot,
+            "b_to_act": new.to_act,
+            "b_result": new.result,
+            "b_events": new.event_count,
+            "b_updated": moment,
+        },
     )
     _states.put((new.db, new.id, new.version), state)
     return new
@@ -412,9 +435,7 @@ def _store(conn: Connection, record: GameRecord, state: Any, steps: list[Step]) 
 
 def find_replay(conn: Connection, user: User, key: str) -> int | None:
     """The game a move with this idempotency key was already applied to, if any."""
-    found = conn.execute(
-        select(KEYS.c.game_id).where(KEYS.c.user_pk == user.id, KEYS.c.key == key)
-    ).first()
+    found = conn.execute(_FIND_KEY, {"b_user": user.id, "b_key": key}).first()
     return None if found is None else int(found.game_id)
 
 
@@ -451,9 +472,14 @@ def apply_move(
     new = _store(conn, record, state, steps)
     if key is not None:
         conn.execute(
-            insert(KEYS).values(
-                user_pk=user.id, key=key, game_id=record.id, version=new.version, created_at=now()
-            )
+            _INSERT_KEY,
+            {
+                "user_pk": user.id,
+                "key": key,
+                "game_id": record.id,
+                "version": new.version,
+                "created_at": now(),
+            },
         )
     return new, seats
 

@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import cast
 
-from sqlalchemy import Connection, Table, func, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
 
 from dicehall.server.clock import now
 from dicehall.server.models import DiceBatch, DiceCursor, DiceSet, GameRow
@@ -27,6 +27,21 @@ BATCHES = cast(Table, DiceBatch.__table__)
 SETS = cast(Table, DiceSet.__table__)
 CURSOR = cast(Table, DiceCursor.__table__)
 GAMES = cast(Table, GameRow.__table__)
+
+
+# Built once: serving dice is on every move's path.
+_ADVANCE_CURSOR = (
+    update(CURSOR)
+    .where(CURSOR.c.id == 1)
+    .values(next_set=CURSOR.c.next_set + bindparam("b_count"))
+    .returning(CURSOR.c.next_set)
+)
+_SERVE_SETS = (
+    update(SETS)
+    .where(SETS.c.id >= bindparam("b_start"), SETS.c.id < bindparam("b_end"))
+    .values(game_id=bindparam("b_game"))
+    .returning(SETS.c.id, SETS.c.faces)
+)
 
 
 class PoolEmpty(Exception):
@@ -106,21 +121,11 @@ class DicePool:
         Runs inside the caller's transaction; raises :class:`PoolEmpty` when the committed
         sets run out (the caller rolls back, tops up with :meth:`ensure_reserve`, retries).
         """
-        end = conn.execute(
-            update(CURSOR)
-            .where(CURSOR.c.id == 1)
-            .values(next_set=CURSOR.c.next_set + count)
-            .returning(CURSOR.c.next_set)
-        ).scalar_one_or_none()
+        end = conn.execute(_ADVANCE_CURSOR, {"b_count": count}).scalar_one_or_none()
         if end is None:
             raise PoolEmpty("the dice pool has not been started")
         start = end - count
-        rows = conn.execute(
-            update(SETS)
-            .where(SETS.c.id >= start, SETS.c.id < end)
-            .values(game_id=game_id)
-            .returning(SETS.c.id, SETS.c.faces)
-        ).all()
+        rows = conn.execute(_SERVE_SETS, {"b_start": start, "b_end": end, "b_game": game_id}).all()
         if len(rows) != count:
             raise PoolEmpty("the committed dice ran out")
         ordered = sorted(rows, key=lambda r: int(r.id))

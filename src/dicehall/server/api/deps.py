@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
@@ -100,6 +100,18 @@ _TOKENS = ApiToken.__table__
 _SESSIONS = AuthSession.__table__
 
 
+_USER_BY_TOKEN = (
+    select(_USERS)
+    .join(_TOKENS, _TOKENS.c.user_pk == _USERS.c.id)
+    .where(_TOKENS.c.token_hash == bindparam("b_hash"))
+)
+_USER_BY_SESSION = (
+    select(_USERS, _SESSIONS.c.expires_at, _SESSIONS.c.csrf_token)
+    .join(_SESSIONS, _SESSIONS.c.user_pk == _USERS.c.id)
+    .where(_SESSIONS.c.id == bindparam("b_id"))
+)
+
+
 def quick_user(request: HTTPConnection, services: Services) -> User | None:
     """Who is asking, in one Core query, for the hot game endpoints.
 
@@ -115,19 +127,11 @@ def quick_user(request: HTTPConnection, services: Services) -> User | None:
         if header:
             scheme, _, secret = header.partition(" ")
             if scheme.lower() == "bearer" and secret.strip():
-                row = conn.execute(
-                    select(_USERS)
-                    .join(_TOKENS, _TOKENS.c.user_pk == _USERS.c.id)
-                    .where(_TOKENS.c.token_hash == digest(secret.strip()))
-                ).first()
+                row = conn.execute(_USER_BY_TOKEN, {"b_hash": digest(secret.strip())}).first()
                 if row is not None:
                     return _user_of(row)
         elif cookie:
-            row = conn.execute(
-                select(_USERS, _SESSIONS.c.expires_at, _SESSIONS.c.csrf_token)
-                .join(_SESSIONS, _SESSIONS.c.user_pk == _USERS.c.id)
-                .where(_SESSIONS.c.id == digest(cookie))
-            ).first()
+            row = conn.execute(_USER_BY_SESSION, {"b_id": digest(cookie)}).first()
             if row is not None and aware(row.expires_at) > now():
                 safe = request.scope.get("method", "GET") in _SAFE_METHODS
                 sent = request.headers.get(CSRF_HEADER, "")
