@@ -115,12 +115,17 @@ export async function start(root) {
   }
 
   function show(next) {
+    // A push and a move's own answer can bring the same version twice: draw it once.
+    if (game && next.version === game.version && next.my_seat === game.my_seat) return;
+    // Keep keyboard focus on the "same" control across the redraw (boards set data-key).
+    const focused = root.contains(document.activeElement) ? document.activeElement?.dataset?.key : null;
     game = next;
     root.dataset.version = String(game.version);
     root.dataset.status = game.status;
     root.dataset.yourTurn = game.your_turn ? "true" : "false";
     root.replaceChildren();
     module.render(root, game, ctx);
+    if (focused) root.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
     loadHint();
   }
 
