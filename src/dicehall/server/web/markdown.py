@@ -1,0 +1,26 @@
+"""Markdown to safe HTML for the rules pages: raw HTML in the text is escaped, never passed."""
+
+from __future__ import annotations
+
+import functools
+
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    # "html": False escapes any raw HTML; markdown-it also refuses javascript: and data: links.
+    return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+
+
+def to_html(text: str) -> Markup:
+    """``text`` (Markdown) as HTML that is safe to put into a page."""
+    return Markup(_parser().render(text))
+
+
+@functools.lru_cache(maxsize=32)
+def rules_html(game: str, text: str) -> Markup:
+    """A game's rules as HTML (cached: the rules do not change while the site runs)."""
+    del game  # part of the cache key only
+    return to_html(text)
