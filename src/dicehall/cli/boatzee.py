@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn
+from rich.progress import Progress as RichProgress
 from rich.prompt import Prompt
 from rich.table import Table as RichTable
 
-from dicehall.cli.apps import score_app
-from dicehall.cli.common import console, print_json
+from dicehall.cli.apps import hint_app, score_app, solve_app
+from dicehall.cli.common import console, err_console, print_json
 from dicehall.cli.terminal import register_ui
 from dicehall.engine.errors import InvalidInput
 from dicehall.engine.events import Acted, Event, Resolved
@@ -21,17 +24,29 @@ from dicehall.games.boatzee.card import (
     EXTRA_BOATZEE_BONUS,
     UPPER_BONUS_THRESHOLD,
     Card,
+    Ruleset,
     column_total,
     extra_bonus_due,
     gain,
     preview,
+    total,
     upper_bonus,
     upper_total,
     why_not_allowed,
 )
-from dicehall.games.boatzee.notation import SHORT, parse_box_and_column
-from dicehall.games.boatzee.rules import GAME, BoatzeeView, Reroll, Score, variant_title
+from dicehall.games.boatzee.hints import Choice, hint, scored_card
+from dicehall.games.boatzee.notation import SHORT, parse_box, parse_box_and_column
+from dicehall.games.boatzee.rules import (
+    GAME,
+    BoatzeeOptions,
+    BoatzeeView,
+    Reroll,
+    Score,
+    variant_title,
+)
 from dicehall.games.boatzee.scoring import BOX_INDEX, BOXES, TITLES, Box, all_scores, joker_score
+from dicehall.games.boatzee.table_cache import Progress, data_dir, load, solve_and_store
+from dicehall.games.boatzee.valuation import for_game
 
 # -- dicehall score boatzee --------------------------------------------------------------------
 
@@ -74,6 +89,134 @@ def score_boatzee(
         table.add_row(TITLES[box], *(str(c[box]) for c in per_column))
     if joker:
         table.caption = "as a joker (every Boatzee box filled): straights and Full House in full"
+    console.print(table)
+
+
+# -- dicehall solve boatzee / dicehall hint boatzee --------------------------------------------
+
+
+def _ruleset(text: str) -> Ruleset:
+    options = GAME.options({"ruleset": text.strip().lower()})
+    return options.ruleset
+
+
+@contextmanager
+def _solving(rules: Ruleset) -> Iterator[Progress]:
+    """A progress bar on standard error while a table is solved; yields its callback."""
+    from dicehall.games.boatzee.solver import compile_kernels
+
+    with err_console.status("Preparing the solver (compiled once, then cached)"):
+        compile_kernels()
+    with RichProgress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+    ) as bar:
+        title = variant_title(BoatzeeOptions(ruleset=rules))
+        task = bar.add_task(f"Solving {title}: states", total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance
+
+
+@solve_app.command("boatzee")
+def solve_boatzee(
+    ruleset: str = typer.Option("boatzee", "--ruleset", help="boatzee or yahtzee."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+) -> None:
+    """Solve one-column solitaire play exactly: the optimal expected score and its spread.
+
+    The solved table is cached in the user data directory for hints and the optimal bot.
+    """
+    rules = _ruleset(ruleset)
+    with _solving(rules) as progress:
+        table = solve_and_store(rules, 1, progress)
+    if as_json:
+        print_json(
+            {
+                "ruleset": rules,
+                "expected": table.expected,
+                "std": table.std,
+                "seconds": table.seconds,
+            }
+        )
+        return
+    console.print(f"[bold]{variant_title(BoatzeeOptions(ruleset=rules))}[/], one player")
+    console.print(f"Optimal expected score: [bold]{table.expected:.6f}[/]")
+    console.print(f"Standard deviation:     {table.std:.4f}")
+    console.print(f"Solved in {table.seconds:.2f} s; table cached in {data_dir() / 'boatzee'}")
+
+
+def parse_scored(text: str) -> dict[Box, int]:
+    """``ones=1,twos=2,fh=25`` as filled boxes; bad names, values or repeats raise."""
+    scored: dict[Box, int] = {}
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        name, sep, value = item.partition("=")
+        if not sep or not value.strip().lstrip("-").isdigit():
+            raise InvalidInput(
+                f"--scored: expected box=points items like ones=3,fh=25, not {item.strip()!r}"
+            )
+        box = parse_box(name)
+        if box in scored:
+            raise InvalidInput(f"--scored: {TITLES[box]} is given twice")
+        scored[box] = int(value)
+    return scored
+
+
+def _choice_text(choice: Choice) -> str:
+    if choice.keep is not None:
+        held = " ".join(map(str, choice.keep)) if choice.keep else "nothing"
+        rolled = 5 - len(choice.keep)
+        return f"keep {held}, re-roll {rolled} {'die' if rolled == 1 else 'dice'}"
+    assert choice.box is not None
+    return f"score {TITLES[choice.box]} ({choice.points})"
+
+
+@hint_app.command("boatzee")
+def hint_boatzee(
+    dice: str = typer.Option(..., "--dice", help="The five dice, e.g. 1,1,2,3,4."),
+    rolls_left: int = typer.Option(
+        ..., "--rolls-left", help="Re-rolls left this turn: 2 after the first roll, then 1, 0."
+    ),
+    scored: str = typer.Option(
+        "", "--scored", help="The filled boxes with their points, e.g. ones=3,fh=25."
+    ),
+    bonuses: int = typer.Option(
+        0, "--bonuses", help="yahtzee ruleset: the 100-point bonuses already earned."
+    ),
+    ruleset: str = typer.Option("boatzee", "--ruleset", help="boatzee or yahtzee."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """Every choice ranked by its expected final total under optimal play (one column)."""
+    rules = _ruleset(ruleset)
+    faces = parse_faces(dice, count=5)
+    card = scored_card(parse_scored(scored), rules, bonuses)
+    if load(rules) is None:
+        err_console.print("No solved table yet: solving it once (a few seconds).")
+        with _solving(rules) as progress:
+            solve_and_store(rules, 1, progress)
+    choices = hint(card, faces, rolls_left, rules, for_game(1, rules))
+    if as_json:
+        print_json({"choices": [choice.as_json() for choice in choices]})
+        return
+    table = RichTable(
+        title=f"{' '.join(map(str, faces))}, {rolls_left} re-roll{'s' if rolls_left != 1 else ''}"
+        f" left, card total {total(card)}"
+    )
+    table.add_column("#", justify="right")
+    table.add_column("choice")
+    table.add_column("expected final", justify="right")
+    for rank, choice in enumerate(choices, start=1):
+        style = "bold green" if rank == 1 else ""
+        table.add_row(str(rank), _choice_text(choice), f"{choice.expected_final:.2f}", style=style)
+    table.caption = "expected final total: points on the card plus optimal play from here"
     console.print(table)
 
 

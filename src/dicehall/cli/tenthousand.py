@@ -1,24 +1,30 @@
-"""Ten Thousand on the command line: ``score tenthousand`` and the terminal game screen."""
+"""Ten Thousand on the command line: ``score``, ``solve`` and ``hint tenthousand``, and the
+terminal game screen."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
-from dicehall.cli.apps import score_app
-from dicehall.cli.common import console, print_json
+from dicehall.cli.apps import hint_app, score_app, solve_app
+from dicehall.cli.common import console, err_console, print_json
 from dicehall.cli.terminal import register_ui
 from dicehall.engine.errors import InvalidInput
 from dicehall.engine.events import Acted, Event, Resolved
 from dicehall.engine.game import Result
 from dicehall.engine.notation import parse_faces
 from dicehall.engine.options import parse_pairs
-from dicehall.games.tenthousand import GAME
+from dicehall.games.tenthousand import GAME, cache
+from dicehall.games.tenthousand.advice import Hint, check_position, duel_hint, solo_hint
+from dicehall.games.tenthousand.duel import Progress as SolveProgress
 from dicehall.games.tenthousand.rules import (
     DICE,
     Bank,
@@ -29,6 +35,7 @@ from dicehall.games.tenthousand.rules import (
     TenThousandView,
 )
 from dicehall.games.tenthousand.scoring import set_asides
+from dicehall.games.tenthousand.strategy import turn_tables
 
 OptionList = Optional[list[str]]  # noqa: UP045 - Typer needs Optional here
 
@@ -70,6 +77,192 @@ def score(
     for number, item in enumerate(report["options"], 1):
         left = len(faces) - len(item["keep"])
         table.add_row(str(number), _faces(item["keep"]), str(item["points"]), _dice_left(left))
+    console.print(table)
+
+
+# -- solve and hint ----------------------------------------------------------------------------
+
+
+@contextmanager
+def solve_progress(description: str) -> Iterator[SolveProgress]:
+    """A progress bar on standard error (shown on terminals only) for a long solve."""
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+        disable=not err_console.is_terminal,
+    ) as bar:
+        task = bar.add_task(description, total=None)
+
+        def report(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield report
+
+
+# Bots and hints that need a solve show this bar too (the cache module itself draws nothing).
+cache.show_progress_with(solve_progress)
+
+
+def solve_report(solved: cache.Solution, seconds: float) -> dict[str, Any]:
+    """The JSON shape of ``solve tenthousand``: the figures of the exact solution."""
+    key = solved.key
+    tables = turn_tables(key.entry_threshold, key.four_and_pair)
+    return {
+        "max_expected_turn": tables.expected_if_rolling(DICE, 0, True),
+        "bank_thresholds": {str(n): tables.bank_threshold(n, True) for n in range(1, DICE + 1)},
+        "bank_thresholds_before_entry": {
+            str(n): tables.bank_threshold(n, False) for n in range(1, DICE + 1)
+        },
+        "expected_turns_to_target": solved.solitaire.turns_to_target(0),
+        "first_seat_win": solved.duel.first_seat_win,
+        "seconds": seconds,
+        "solve_seconds": solved.seconds,
+        "solve_cpu_seconds": solved.cpu_seconds,
+        "cached": solved.cached,
+        "target": key.target,
+        "entry_threshold": key.entry_threshold,
+        "four_and_pair_is_three_pairs": key.four_and_pair,
+        "error_bound": key.epsilon,
+    }
+
+
+@solve_app.command("tenthousand")
+def solve(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    option: OptionList = typer.Option(None, "--option", "-o", help="A game option, name=value."),
+    recompute: bool = typer.Option(
+        False, "--recompute", help="Solve again even when the tables are cached."
+    ),
+) -> None:
+    """Solve Ten Thousand exactly: best points per turn, fewest turns alone, best chance to win."""
+    options = GAME.options(parse_pairs(option or []))
+    start = time.perf_counter()
+    key = cache.SolveKey.of(options)
+    with solve_progress(f"Solving Ten Thousand (target {key.target:,})") as report:
+        solved = cache.solution(key, report, recompute=recompute)
+    report_data = solve_report(solved, time.perf_counter() - start)
+    if as_json:
+        print_json(report_data)
+        return
+    _print_solve(report_data)
+
+
+def _print_solve(data: dict[str, Any]) -> None:
+    table = RichTable(title="Ten Thousand, solved exactly", title_justify="left", show_header=False)
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_row("expected points of one turn, best play", f"{data['max_expected_turn']:.2f}")
+    table.add_row(
+        f"fewest expected turns to {data['target']:,} alone (entry {data['entry_threshold']:,})",
+        f"{data['expected_turns_to_target']:.3f}",
+    )
+    table.add_row("first seat's chance to win, best play by both", f"{data['first_seat_win']:.4%}")
+    console.print(table)
+    thresholds = RichTable(
+        title="Most points per turn: bank once the turn total reaches",
+        title_justify="left",
+    )
+    thresholds.add_column("dice left to roll", justify="right")
+    thresholds.add_column("in the game", justify="right")
+    thresholds.add_column("not yet in", justify="right")
+    for n in range(1, DICE + 1):
+        label = "6 (hot dice)" if n == DICE else str(n)
+        entered = data["bank_thresholds"][str(n)]
+        before = data["bank_thresholds_before_entry"][str(n)]
+        thresholds.add_row(label, _points_or_never(entered), _points_or_never(before))
+    console.print(thresholds)
+    how = "read from the cache" if data["cached"] else "solved now"
+    console.print(
+        f"Tables {how} ({data['solve_seconds']:.1f} s to solve, "
+        f"{data['solve_cpu_seconds']:.1f} s of CPU); this took {data['seconds']:.2f} s. "
+        f"Chances are exact to within {data['error_bound']:g}."
+    )
+
+
+def _points_or_never(points: int | None) -> str:
+    return "never" if points is None else f"{points:,}"
+
+
+def hint_report(hint: Hint) -> dict[str, Any]:
+    """The JSON shape of ``hint tenthousand``: every choice with its value, best first."""
+    return {
+        "roll": list(hint.roll),
+        "turn_total": hint.turn_total,
+        "banked": hint.banked,
+        "opponent": hint.opponent,
+        "measure": hint.measure,
+        "last_turn": hint.last_turn,
+        "options": [
+            {
+                "keep": list(c.keep),
+                "points": c.points,
+                "turn_total": c.turn_total,
+                "then": c.then,
+                "dice_to_roll": c.dice_to_roll,
+                "value": c.value,
+            }
+            for c in hint.choices
+        ],
+    }
+
+
+@hint_app.command("tenthousand")
+def hint(
+    roll: str = typer.Option(..., "--roll", help="The dice just rolled, e.g. 1,2,2,2,4,5."),
+    turn: int = typer.Option(0, "--turn", help="The turn total before this roll."),
+    banked: int = typer.Option(0, "--banked", help="Your banked total."),
+    opponent: int = typer.Option(0, "--opponent", help="The opponent's banked total."),
+    solo: bool = typer.Option(
+        False, "--solo", help="Rank by the points this turn is expected to bank instead."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    option: OptionList = typer.Option(None, "--option", "-o", help="A game option, name=value."),
+) -> None:
+    """Every choice after a roll (set aside, then bank or roll on), best first."""
+    faces = parse_faces(roll, min_count=1, max_count=DICE, what="roll")
+    options = GAME.options(parse_pairs(option or []))
+    if solo:
+        result = solo_hint(faces, turn, banked, options)
+    else:
+        check_position(faces, turn, banked, options, opponent)  # before a first solve
+        solved = cache.solution(cache.SolveKey.of(options))
+        result = duel_hint(faces, turn, banked, opponent, options, solved)
+    if as_json:
+        print_json(hint_report(result))
+        return
+    _print_hint(result)
+
+
+def _print_hint(hint: Hint) -> None:
+    where = f"turn total {hint.turn_total}, banked {hint.banked:,}"
+    if hint.opponent is not None:
+        where += f", opponent {hint.opponent:,}"
+        if hint.last_turn:
+            where += " (final round: your last turn)"
+    if not hint.choices:
+        console.print(f"Roll {_faces(hint.roll)}: no scoring dice. This roll zeroes out.")
+        return
+    measure = "chance to win" if hint.measure == "win_probability" else "expected points"
+    table = RichTable(title=f"Roll {_faces(hint.roll)}; {where}", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("set aside")
+    table.add_column("points", justify="right")
+    table.add_column("then")
+    table.add_column(measure, justify="right")
+    for number, choice in enumerate(hint.choices, 1):
+        then = (
+            f"bank {choice.turn_total:,}"
+            if choice.then == "bank"
+            else f"roll {_dice_left(choice.dice_to_roll % DICE)} at {choice.turn_total:,}"
+        )
+        value = (
+            f"{choice.value:.2%}" if hint.measure == "win_probability" else f"{choice.value:.1f}"
+        )
+        table.add_row(str(number), _faces(choice.keep), str(choice.points), then, value)
     console.print(table)
 
 

@@ -35,8 +35,9 @@ def pick(bot: HeuristicBot | ThresholdBot, state: TenThousandState) -> object:
     return bot.choose(GAME.view(state, state.current), GAME.legal(state, state.current))
 
 
-def test_registry_offers_heuristic_threshold_and_random() -> None:
-    assert set(BOTS) == {"heuristic", "threshold"}
+def test_registry_offers_every_bot_and_random() -> None:
+    assert set(BOTS) == {"heuristic", "threshold", "max_expected", "optimal"}
+    assert BOTS["max_expected"] is ThresholdBot  # the name for the threshold policy
     assert {"heuristic", "threshold", "random"} <= set(games.get("tenthousand").bots)
 
 

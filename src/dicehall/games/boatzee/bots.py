@@ -1,38 +1,63 @@
-"""Boatzee bots: ``greedy`` (best points this turn) and ``heuristic`` (points plus prospects).
+"""Boatzee bots: ``greedy``, ``heuristic``, ``optimal`` and ``strong``.
 
-Both plan each turn exactly (every re-roll choice by expectimax); they differ only in how
-they value the final choice. The registry adds the ``random`` bot.
+All of them plan each turn exactly (every re-roll choice by expectimax); they differ only in
+how they value the final choice. ``greedy`` takes the best points now, ``heuristic`` adds
+estimated prospects, and ``optimal`` and ``strong`` add what the solved tables expect of the
+rest of the game (see :mod:`valuation`): exactly optimal play with one column, the
+per-column decomposition with two or three. The registry adds the ``random`` bot.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Protocol
 
 from dicehall.engine.bots import Bot, BotFactory
-from dicehall.games.boatzee.card import Card
-from dicehall.games.boatzee.evaluators import GREEDY, HEURISTIC, Valuation
-from dicehall.games.boatzee.planner import TurnPlan
+from dicehall.games.boatzee.card import Card, Ruleset
+from dicehall.games.boatzee.dice_tables import FloatArray, sub_keeps
+from dicehall.games.boatzee.evaluators import GREEDY, HEURISTIC
+from dicehall.games.boatzee.planner import Decision, TurnPlan
 from dicehall.games.boatzee.rules import BoatzeeAction, BoatzeeOptions, BoatzeeView, Reroll, Score
-from dicehall.games.boatzee.scoring import Box
+from dicehall.games.boatzee.scoring import HAND_INDEX, Box, hand_of
+from dicehall.games.boatzee.valuation import for_game
+
+
+class ChoiceValuer(Protocol):
+    """Values every final choice of a turn: ``values[hand, choice]`` (``-inf``: not allowed)."""
+
+    def choice_values(
+        self, card: Card, ruleset: Ruleset
+    ) -> tuple[list[tuple[Box, int]], FloatArray]:
+        """Every open (box, column) and the value of scoring each hand there."""
+        ...
 
 
 class PlanningBot:
-    """Plans each turn to maximise the expected change in ``valuation.value`` of its card."""
+    """Plans each turn to maximise the expected value of its final choice."""
 
-    def __init__(self, valuation: Valuation) -> None:
+    def __init__(self, valuation: ChoiceValuer) -> None:
         self._valuation = valuation
         self._key: tuple[Card, BoatzeeOptions] | None = None
         self._choices: list[tuple[Box, int]] = []
         self._plan: TurnPlan | None = None
 
+    def valuation_for(self, options: BoatzeeOptions) -> ChoiceValuer:
+        """How this bot values final choices in a game with these options."""
+        return self._valuation
+
     def _plan_for(self, card: Card, options: BoatzeeOptions) -> TurnPlan:
         # The card is fixed for a whole turn: plan once, answer up to three decisions.
         if self._plan is None or self._key != (card, options):
-            self._choices, values = self._valuation.choice_values(card, options.ruleset)
+            valuation = self.valuation_for(options)
+            self._choices, values = valuation.choice_values(card, options.ruleset)
             self._plan = TurnPlan(values)
             self._key = (card, options)
         return self._plan
+
+    def decide(self, plan: TurnPlan, dice: tuple[int, ...], rerolls_left: int) -> Decision:
+        """The plan's best move for ``dice`` with ``rerolls_left`` re-rolls left."""
+        return plan.decide(dice, rerolls_left)
 
     def choose(self, view: BoatzeeView, legal: Sequence[BoatzeeAction]) -> BoatzeeAction:
         """The planned move for the seat's own card and dice."""
@@ -40,7 +65,7 @@ class PlanningBot:
             raise ValueError("a bot needs its own seat's view")
         plan = self._plan_for(view.cards[view.seat], view.options)
         can_reroll = any(isinstance(action, Reroll) for action in legal)
-        decision = plan.decide(view.dice, view.rerolls_left if can_reroll else 0)
+        decision = self.decide(plan, view.dice, view.rerolls_left if can_reroll else 0)
         action: BoatzeeAction
         if decision.reroll:
             action = Reroll(decision.reroll)
@@ -50,6 +75,35 @@ class PlanningBot:
         if action not in legal:  # pragma: no cover - the plan only uses the rules' choices
             raise RuntimeError(f"planned {action!r}, which the rules do not allow")
         return action
+
+
+class TableBot(PlanningBot):
+    """Values final choices by the solved tables (solved on first use, then cached)."""
+
+    def __init__(self) -> None:
+        super().__init__(GREEDY)
+        self._tables: dict[tuple[int, Ruleset], ChoiceValuer] = {}
+
+    def decide(self, plan: TurnPlan, dice: tuple[int, ...], rerolls_left: int) -> Decision:
+        """As :meth:`TurnPlan.decide`, with every keep of the sorted hand valued at once."""
+        hand = HAND_INDEX[hand_of(dice)]
+        stop = float(plan.stop[hand])
+        if rerolls_left <= 0:
+            return Decision((), int(plan.best_choice[hand]), stop)
+        # sub_keeps()[hand, m]: the keep holding bits m of the *sorted* hand; 31 holds all.
+        values = plan.keep_value[min(rerolls_left, 2) - 1][sub_keeps()[hand, :31]]
+        best = int(values.argmax())
+        if values[best] <= stop + 1e-9:  # re-roll only for a real gain, as the plan does
+            return Decision((), int(plan.best_choice[hand]), stop)
+        order = sorted(range(len(dice)), key=dice.__getitem__)
+        positions = tuple(sorted(order[i] for i in range(len(dice)) if not best >> i & 1))
+        return Decision(positions, -1, float(values[best]))
+
+    def valuation_for(self, options: BoatzeeOptions) -> ChoiceValuer:
+        key = (options.columns, options.ruleset)
+        if key not in self._tables:
+            self._tables[key] = for_game(options.columns, options.ruleset)
+        return self._tables[key]
 
 
 def greedy(rng: random.Random) -> Bot:
@@ -62,4 +116,20 @@ def heuristic(rng: random.Random) -> Bot:
     return PlanningBot(HEURISTIC)
 
 
-BOTS: dict[str, BotFactory] = {"greedy": greedy, "heuristic": heuristic}
+def optimal(rng: random.Random) -> Bot:
+    """Optimal solitaire play (maximum expected score); as ``strong`` with several columns."""
+    return TableBot()
+
+
+def strong(rng: random.Random) -> Bot:
+    """The solved single-column tables, one per column: optimal with one column, and the
+    per-column decomposition with a turn planned exactly over it in Double and Triple."""
+    return TableBot()
+
+
+BOTS: dict[str, BotFactory] = {
+    "greedy": greedy,
+    "heuristic": heuristic,
+    "optimal": optimal,
+    "strong": strong,
+}

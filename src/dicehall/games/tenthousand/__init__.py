@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dicehall.engine.bots import BotFactory
-from dicehall.games.tenthousand.bots import HeuristicBot, ThresholdBot
+from dicehall.games.tenthousand.bots import HeuristicBot, OptimalBot, ThresholdBot
 from dicehall.games.tenthousand.rules import (
     Bank,
     RollOn,
@@ -17,7 +17,12 @@ from dicehall.games.tenthousand.rules import (
 )
 
 GAME = TenThousand()
-BOTS: dict[str, BotFactory] = {"heuristic": HeuristicBot, "threshold": ThresholdBot}
+BOTS: dict[str, BotFactory] = {
+    "heuristic": HeuristicBot,
+    "threshold": ThresholdBot,
+    "max_expected": ThresholdBot,
+    "optimal": OptimalBot,
+}
 
 __all__ = [
     "BOTS",

@@ -1,15 +1,21 @@
-"""Ten Thousand bots: ``heuristic`` (fixed bank thresholds) and ``threshold`` (exact turn play).
+"""Ten Thousand bots: ``heuristic`` (fixed bank thresholds), ``threshold`` alias
+``max_expected`` (exact play for the most points per turn) and ``optimal`` (exact play for the
+best chance to win).
 
-Both see only their seat's view and the legal actions. Both share the end-game rules: on a
-last turn of the final round, bank as soon as the total beats every other seat (and roll on
-until then); otherwise bank whenever banking reaches the target.
+All see only their seat's view and the legal actions. ``heuristic`` and ``threshold`` share
+the end-game rules: on a last turn of the final round, bank as soon as the total beats every
+other seat (and roll on until then); otherwise bank whenever banking reaches the target.
+``optimal`` needs no such rules: its tables know the end game.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
+from dicehall.games.tenthousand.cache import Solution, SolveKey, solution
+from dicehall.games.tenthousand.plans import TurnPlan
 from dicehall.games.tenthousand.rules import (
     DICE,
     Bank,
@@ -129,3 +135,76 @@ class ThresholdBot:
         if decision is None:
             decision = tables.should_bank(state.in_hand, state.turn_total, entered)
         return _bank_or_roll(legal, decision)
+
+
+class OptimalBot:
+    """Plays for the best chance to win, from the exact solution (:mod:`.duel`).
+
+    With two seats every choice maximises its chance to win under best play by both seats
+    (a shared win counting half). With more seats it plays the same tables against the
+    leading other seat; on a last turn of the final round it plays to finish above the best
+    other total. Alone it plays for the fewest expected turns to the target (:mod:`.solitaire`).
+    The tables for the game's options are read from the cache, or solved on first use.
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def choose(
+        self, view: TenThousandView, legal: Sequence[TenThousandAction]
+    ) -> TenThousandAction:
+        """Pick a set-aside, or bank or roll on."""
+        state = view.state
+        plan = optimal_plan(state)
+        if state.phase == "set_aside":
+            best: TenThousandAction = legal[0]
+            best_value = -float("inf")
+            for action in legal:
+                if isinstance(action, SetAside):
+                    left = state.in_hand - len(action.dice) or DICE
+                    value = plan.after_set_aside(left, state.turn_total + action.points)
+                    if value > best_value:
+                        best, best_value = action, value
+            return best
+        bank = any(isinstance(a, Bank) for a in legal) and plan.should_bank(
+            state.in_hand, state.turn_total
+        )
+        return _bank_or_roll(legal, bank)
+
+
+def optimal_plan(state: TenThousandState) -> TurnPlan:
+    """The solved turn of the seat to act (see :class:`OptimalBot` for more than two seats)."""
+    solved = solution(SolveKey.of(state.options))
+    me = state.current
+    mine = state.banked[me]
+    others = [b for i, b in enumerate(state.banked) if i != me]
+    if not others:
+        plan = _solitaire_plan(solved, mine)
+    elif state.final_trigger is not None:
+        plan = _last_turn_plan(solved, mine, max(others))
+    else:
+        plan = _duel_plan(solved, mine, max(others))
+    if state.turn_total > plan.cap * 50:  # past the cap the plan banks; reach further
+        if not others:
+            return solved.solitaire.plan(mine, state.turn_total)
+        if state.final_trigger is not None:
+            return solved.duel.last_turn_plan(mine, max(others), state.turn_total)
+        return solved.duel.plan(mine, max(others), state.turn_total)
+    return plan
+
+
+# A plan takes well under a millisecond to solve and is used for every choice of a turn;
+# the caches keep the plans of recent positions (about 40 KB each).
+@lru_cache(maxsize=1024)
+def _duel_plan(solved: Solution, banked: int, opponent: int) -> TurnPlan:
+    return solved.duel.plan(banked, opponent)
+
+
+@lru_cache(maxsize=256)
+def _last_turn_plan(solved: Solution, banked: int, to_beat: int) -> TurnPlan:
+    return solved.duel.last_turn_plan(banked, to_beat)
+
+
+@lru_cache(maxsize=256)
+def _solitaire_plan(solved: Solution, banked: int) -> TurnPlan:
+    return solved.solitaire.plan(banked)

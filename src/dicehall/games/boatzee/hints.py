@@ -1,0 +1,120 @@
+"""Hints for single-column solitaire play: every choice ranked by its expected final total.
+
+The expected final total of a choice is the points already on the card plus the optimal
+expectation of everything that follows it (see :mod:`valuation`). While re-rolls are left
+the choices are every distinct keep of the dice (the dice held back, the rest re-rolled)
+and every box the dice may go in now; on the last roll, the boxes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+
+from dicehall.engine.errors import InvalidInput
+from dicehall.games.boatzee.card import Card, Ruleset, points, total
+from dicehall.games.boatzee.dice_tables import KEEP_INDEX
+from dicehall.games.boatzee.planner import TurnPlan
+from dicehall.games.boatzee.scoring import (
+    BOATZEE,
+    BOX_INDEX,
+    BOXES,
+    HAND_INDEX,
+    SCORES,
+    TITLES,
+    Box,
+    hand_of,
+)
+from dicehall.games.boatzee.valuation import TableValuation
+
+MAX_REROLLS = 2
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One choice: hold ``keep`` and re-roll the rest, or score ``box``; and its expected
+    final total. ``points`` is what the box would score now (None for a keep)."""
+
+    expected_final: float
+    keep: tuple[int, ...] | None = None
+    box: Box | None = None
+    points: int | None = None
+
+    def as_json(self) -> dict[str, object]:
+        """``{"keep": [...], "expected_final": e}`` or ``{"box": name, "expected_final": e}``."""
+        if self.keep is not None:
+            return {"keep": list(self.keep), "expected_final": self.expected_final}
+        return {"box": self.box, "expected_final": self.expected_final}
+
+
+@cache
+def achievable(box: Box) -> frozenset[int]:
+    """Every value a box can hold: what some five dice score there, and 0 (a scratch)."""
+    return frozenset({0, *(row[BOX_INDEX[box]] for row in SCORES)})
+
+
+def scored_card(scored: Mapping[Box, int], ruleset: Ruleset, bonuses: int = 0) -> Card:
+    """A one-column card with ``scored`` filled; raises InvalidInput for impossible values.
+
+    ``bonuses`` counts the 100-point bonuses already earned (yahtzee ruleset only: they need
+    50 in the Boatzee box, and each came with another filled box).
+    """
+    for box, value in scored.items():
+        if value not in achievable(box):
+            shown = ", ".join(map(str, sorted(achievable(box))))
+            raise InvalidInput(f"{TITLES[box]} cannot hold {value} (possible: {shown})")
+    if len(scored) == len(BOXES):
+        raise InvalidInput("every box is filled: the game is over, there is nothing to hint")
+    if bonuses < 0:
+        raise InvalidInput(f"bonuses must be 0 or more, not {bonuses}")
+    if bonuses:
+        if ruleset != "yahtzee":
+            raise InvalidInput("bonuses exist only in the yahtzee ruleset")
+        if scored.get(BOXES[BOATZEE]) != 50:
+            raise InvalidInput("a 100 bonus needs 50 in the Boatzee box")
+        if not 0 <= bonuses < len(scored):
+            raise InvalidInput(
+                f"{bonuses} bonuses need {bonuses} filled boxes besides the Boatzee box"
+            )
+    boxes = tuple(scored.get(box) for box in BOXES)
+    return Card((boxes,), bonuses)
+
+
+def _distinct_keeps(dice: Sequence[int]) -> list[tuple[int, ...]]:
+    hand = hand_of(dice)
+    keeps = {keep for size in range(len(hand)) for keep in combinations(hand, size)}
+    return sorted(keeps, key=lambda keep: (-len(keep), keep))
+
+
+def hint(
+    card: Card,
+    dice: Sequence[int],
+    rolls_left: int,
+    ruleset: Ruleset,
+    valuation: TableValuation,
+) -> list[Choice]:
+    """Every choice for ``dice`` with ``rolls_left`` re-rolls left, best first."""
+    if card.columns != 1:
+        raise InvalidInput("hints are for one-column games")
+    if not 0 <= rolls_left <= MAX_REROLLS:
+        raise InvalidInput(f"rolls left must be 0, 1 or 2, not {rolls_left}")
+    hand = HAND_INDEX[hand_of(dice)]
+    choices, values = valuation.choice_values(card, ruleset)
+    now = total(card)
+    out: list[Choice] = []
+    if rolls_left:
+        plan = TurnPlan(values)
+        keep_values = plan.keep_value[rolls_left - 1]
+        for keep in _distinct_keeps(dice):
+            out.append(Choice(now + float(keep_values[KEEP_INDEX[keep]]), keep=keep))
+    for c, (box, _) in enumerate(choices):
+        value = values[hand, c]
+        if np.isfinite(value):
+            scored = points(card, dice, ruleset, box)
+            out.append(Choice(now + float(value), box=box, points=scored))
+    out.sort(key=lambda choice: -choice.expected_final)
+    return out

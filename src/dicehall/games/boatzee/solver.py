@@ -1,0 +1,266 @@
+"""The exact solver of single-column solitaire Boatzee (and Yahtzee): the optimal expectation.
+
+The state at the start of a turn is ``(fifty, mask, upper)``: the set of filled boxes, the
+upper total capped at 63 and, in the yahtzee ruleset, whether the Boatzee box holds 50
+(the joker rule and the 100 bonus depend on it). States are solved backwards, a layer of
+equally many filled boxes at a time, each state's turn exactly by the Numba kernel; upper
+totals that the filled upper boxes cannot make are never visited. ``multiplier`` scales the
+boxes but not the bonuses: the tables Double and Triple play use for their x2 and x3 columns.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from dicehall.games.boatzee.card import Ruleset
+from dicehall.games.boatzee.dice_tables import FloatArray, IntArray
+from dicehall.games.boatzee.keeps import lattice
+from dicehall.games.boatzee.scoring import BOXES, HAND_INDEX, HANDS, SCORES, joker_score
+from dicehall.games.boatzee.solver_kernels import BOATZEE_BOX, CAP, FULL, ClassArray, solve_states
+
+BoolArray = npt.NDArray[np.bool_]
+Progress = Callable[[int, int], None]
+"""Called with (states solved, states in all) as the solve goes."""
+
+MASKS = FULL + 1
+UPPERS = CAP + 1
+BOATZEE_BIT = 1 << BOATZEE_BOX
+_BATCH = 8192
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solved table and its figures.
+
+    ``values[fifty, mask, upper]``: the optimal expected points still to come from the start
+    of a turn (NaN where the state cannot occur). ``fifty`` is 0 in the boatzee ruleset.
+    ``expected`` and ``std`` are those of the final score from the empty card; ``seconds``
+    and ``cpu_seconds`` what the solve took (kernel compilation excluded).
+    """
+
+    ruleset: Ruleset
+    multiplier: int
+    values: FloatArray
+    expected: float
+    std: float
+    seconds: float
+    cpu_seconds: float
+    states: int
+
+
+@dataclass(frozen=True)
+class _Rules:
+    points: FloatArray
+    classes: ClassArray
+    varied: IntArray
+    joker: IntArray
+    five_hands: IntArray
+
+
+@cache
+def _rules(ruleset: Ruleset, multiplier: int) -> _Rules:
+    # points[b, h] (multiplied); the outcome class of scoring hand h in box b: the count of
+    # the face for an upper box, 50 or not for the yahtzee Boatzee box, else 0.
+    scores = np.array(SCORES, dtype=np.int64)
+    classes = np.zeros((len(BOXES), len(HANDS)), dtype=np.int64)
+    varied = np.zeros(len(BOXES), dtype=np.int64)
+    for face in range(1, 7):
+        classes[face - 1] = scores[:, face - 1] // face
+        varied[face - 1] = 1
+    five_hands = np.array([HAND_INDEX[(face,) * 5] for face in range(1, 7)], dtype=np.int64)
+    joker = scores.copy()
+    for h in five_hands:
+        joker[h] = [joker_score(b, HANDS[h]) for b in range(len(BOXES))]
+        if ruleset == "yahtzee":
+            classes[BOATZEE_BOX, h] = 1
+            varied[BOATZEE_BOX] = 1
+    points = np.ascontiguousarray(multiplier * scores.T, dtype=np.float64)
+    rules = _Rules(points, classes.astype(np.int8), varied, joker, five_hands)
+    for array in (rules.points, rules.classes, varied, joker, five_hands):
+        array.setflags(write=False)
+    return rules
+
+
+@cache
+def _first_roll() -> FloatArray:
+    # The chance of each hand from five fresh dice: 5! / prod(count!) / 6^5.
+    ways = [
+        math.factorial(5) / math.prod(math.factorial(hand.count(f)) for f in set(hand))
+        for hand in HANDS
+    ]
+    chance = np.array(ways, dtype=np.float64) / 6.0**5
+    chance.setflags(write=False)
+    return chance
+
+
+@cache
+def reachable_uppers() -> BoolArray:
+    """``reach[upper_mask, u]``: whether the filled upper boxes can add up to u (capped)."""
+    reach = np.zeros((64, UPPERS), dtype=np.bool_)
+    for upper_mask in range(64):
+        totals = {0}
+        for face in range(1, 7):
+            if upper_mask >> (face - 1) & 1:
+                totals = {min(CAP, t + face * n) for t in totals for n in range(6)}
+        reach[upper_mask, sorted(totals)] = True
+    reach.setflags(write=False)
+    return reach
+
+
+@dataclass(frozen=True)
+class Layer:
+    """The states of one layer to solve, as (mask, upper, fifty) rows, and the states whose
+    value equals another's: ``copies`` rows (mask, upper, from_upper), for every fifty.
+    """
+
+    states: IntArray
+    copies: IntArray
+
+
+def _upper_room() -> IntArray:
+    # The most the open upper boxes of each upper mask can still add.
+    return np.array(
+        [sum(5 * f for f in range(1, 7) if not m >> (f - 1) & 1) for m in range(64)],
+        dtype=np.int64,
+    )
+
+
+def layers(ruleset: Ruleset, filled: int = 0) -> list[Layer]:
+    """The states to solve, one layer per number of open boxes, fewest open first (the full
+    card excluded).
+
+    Upper totals the filled upper boxes cannot make are left out. Upper totals from which
+    63 is out of reach are all worth the same (the upper total matters only for the bonus),
+    so one of them per mask is solved and copied to the others. ``filled`` is a set of boxes
+    filled before play starts (a reduced game, for tests); then every upper total is kept,
+    since the pre-filled boxes may hold anything.
+    """
+    masks = np.arange(MASKS, dtype=np.int64)
+    masks = masks[(masks & filled) == filled]
+    counts = np.array([bin(int(m)).count("1") for m in masks])
+    reach = reachable_uppers()
+    room = _upper_room()
+    uppers = np.arange(UPPERS)
+    out: list[Layer] = []
+    for size in range(len(BOXES) - 1, -1, -1):
+        layer = masks[counts == size]
+        if layer.size == 0:
+            continue
+        ok = np.ones((layer.size, UPPERS), dtype=np.bool_) if filled else reach[layer & 63]
+        dead = ok & (uppers[None, :] + room[layer & 63][:, None] < CAP)
+        first_dead = np.argmax(dead, axis=1)
+        solve_here = ok & ~dead
+        solve_here[np.nonzero(dead.any(axis=1))[0], first_dead[dead.any(axis=1)]] = True
+        rows, cols = np.nonzero(solve_here)
+        states = np.stack([layer[rows], cols, np.zeros_like(cols)], axis=1)
+        copy_rows, copy_cols = np.nonzero(dead & ~solve_here)
+        copies = np.stack([layer[copy_rows], copy_cols, first_dead[copy_rows]], axis=1)
+        if ruleset == "yahtzee":
+            fifty = states[(states[:, 0] & BOATZEE_BIT) != 0].copy()
+            fifty[:, 2] = 1
+            states = np.concatenate([states, fifty])
+        out.append(
+            Layer(
+                np.ascontiguousarray(states, dtype=np.int64),
+                np.ascontiguousarray(copies, dtype=np.int64),
+            )
+        )
+    return out
+
+
+def _run(
+    states: IntArray,
+    values: FloatArray,
+    moments: FloatArray,
+    ruleset: Ruleset,
+    multiplier: int,
+    with_moments: bool,
+) -> None:
+    rules = _rules(ruleset, multiplier)
+    keep = lattice()
+    solve_states(
+        states,
+        values,
+        moments,
+        rules.points,
+        rules.classes,
+        rules.varied,
+        rules.joker,
+        rules.five_hands,
+        keep.grow,
+        keep.shrink,
+        _first_roll(),
+        ruleset == "yahtzee",
+        multiplier,
+        with_moments,
+    )
+
+
+def compile_kernels() -> float:
+    """Compile (or load the compiled) kernels; returns the seconds it took."""
+    start = time.perf_counter()
+    empty = np.zeros((0, 3), dtype=np.int64)
+    table = np.zeros((1, 1, 1))
+    _run(empty, table, table, "boatzee", 1, True)
+    return time.perf_counter() - start
+
+
+def solve(
+    ruleset: Ruleset = "boatzee",
+    multiplier: int = 1,
+    *,
+    with_moments: bool = True,
+    filled: int = 0,
+    progress: Progress | None = None,
+) -> Solution:
+    """Solve every state of the game exactly; see :class:`Solution`.
+
+    ``with_moments`` also computes the standard deviation (NaN without). ``filled`` solves a
+    reduced game in which those boxes are filled from the start (for tests).
+    """
+    if ruleset not in ("boatzee", "yahtzee"):
+        raise ValueError(f"ruleset must be boatzee or yahtzee, not {ruleset!r}")
+    if multiplier not in (1, 2, 3):
+        raise ValueError(f"multiplier must be 1, 2 or 3, not {multiplier!r}")
+    compile_kernels()
+    wall, cpu = time.perf_counter(), time.process_time()
+    fifties = 2 if ruleset == "yahtzee" else 1
+    values = np.full((fifties, MASKS, UPPERS), np.nan)
+    moments = np.full((fifties, MASKS, UPPERS), np.nan)
+    values[:, FULL, :] = 0.0
+    moments[:, FULL, :] = 0.0
+    todo = layers(ruleset, filled)
+    total = sum(len(layer.states) for layer in todo)
+    done = 0
+    for layer in todo:
+        states = layer.states
+        for start in range(0, len(states), _BATCH):
+            batch = states[start : start + _BATCH]
+            _run(batch, values, moments, ruleset, multiplier, with_moments)
+            done += len(batch)
+            if progress is not None:
+                progress(done, total)
+        mask, upper, source = layer.copies.T
+        values[:, mask, upper] = values[:, mask, source]
+        moments[:, mask, upper] = moments[:, mask, source]
+    expected = float(values[0, filled, 0])
+    second = float(moments[0, filled, 0])
+    std = math.sqrt(max(0.0, second - expected * expected)) if with_moments else math.nan
+    values.setflags(write=False)
+    return Solution(
+        ruleset,
+        multiplier,
+        values,
+        expected,
+        std,
+        time.perf_counter() - wall,
+        time.process_time() - cpu,
+        total,
+    )

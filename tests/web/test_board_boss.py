@@ -1,0 +1,179 @@
+"""The Boss Dice board in Chromium: the Boss's two calls, the opponent's keep under the cup
+rule, the two-pair ban, and the showdown in the history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import create_game_api, shoot, signup_api
+
+#: Counts the page's fetches in flight, so a test clicks only once the board is settled.
+COUNT_FETCHES = """
+(() => {
+  const original = window.fetch;
+  window.__inflight = 0;
+  window.fetch = (...args) => {
+    window.__inflight += 1;
+    return original(...args).finally(() => { window.__inflight -= 1; });
+  };
+})();
+"""
+
+
+def _settle(page: Page) -> None:
+    """Wait until no fetch is in flight: a push may re-render the board under a click."""
+    page.wait_for_function("window.__inflight === 0")
+
+
+def _game(page: Page, game_id: int) -> dict[str, Any]:
+    response = page.context.request.get(f"/api/v1/games/{game_id}")
+    assert response.ok
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def _wait_version(page: Page, old: str) -> None:
+    page.wait_for_function(
+        "old => { const b = document.getElementById('board');"
+        " return b.dataset.version !== undefined && b.dataset.version !== old; }",
+        arg=old,
+    )
+
+
+def _click_and_wait(page: Page, test_id: str) -> None:
+    _settle(page)
+    old = page.locator("#board").get_attribute("data-version") or ""
+    page.get_by_test_id(test_id).click()
+    _wait_version(page, old)
+
+
+def test_boss_hand_with_both_calls(page: Page) -> None:
+    csrf = signup_api(page.context, "bossy")
+    game_id = create_game_api(page.context, csrf, "boss", ["me", "bot:heuristic"], {"horses": 9})
+    page.add_init_script(COUNT_FETCHES)
+    page.goto(f"/games/{game_id}")
+    page.wait_for_function("document.getElementById('board').dataset.version !== undefined")
+
+    picked = came_up = kept = False
+    for _ in range(40):
+        game = _game(page, game_id)
+        assert game["status"] == "active", "the match ended before both calls were seen"
+        view = game["view"]
+        expect(page.locator("#board")).to_have_attribute("data-version", str(game["version"]))
+        if view["phase"] == "call":
+            assert view["boss"] == game["my_seat"]
+            expect(page.get_by_test_id("boss-seat")).to_contain_text("(you)")
+            # the Boss sees his own concealed dice, never a cup
+            concealed = page.get_by_test_id("concealed")
+            expect(concealed.locator(".boss-cup")).to_have_count(0)
+            expect(concealed.locator(".die")).to_have_count(5 - len(view["boss_kept"]))
+            if not picked:
+                # the odds panel, off by default, switched on for this game
+                page.get_by_text("Odds and hints", exact=True).click()
+                page.get_by_label("Show odds and hints for this game").check()
+                expect(page.locator("#hint-body")).to_contain_text("a fresh hand is worth")
+                shoot(page, "board-boss-call")
+                hands = view["hands"]
+                _click_and_wait(page, "pick_up")
+                assert _game(page, game_id)["view"]["hands"] == hands + 1
+                picked = True
+            else:
+                horses = sum(view["horses"])
+                before = len(view["history"])
+                _click_and_wait(page, "come_up")
+                came_up = True
+                after = _game(page, game_id)["view"]
+                # the bot kept and rolled: the hand was shown down (a push is replayed)
+                last = after["history"][before]
+                assert last["type"] == "showdown" and last["boss"] == game["my_seat"]
+                assert sum(after["horses"]) == horses + (last["winner"] is not None)
+                item = page.get_by_test_id("showdown").first
+                expect(item).to_contain_text("Boss, kept")
+                expect(item.locator(".die")).to_have_count(10)
+                shoot(page, "board-boss-showdown")
+        elif view["phase"] == "keep":
+            # I am the opponent: the Boss's concealed dice are cups, their faces unknown
+            assert view["concealed"] is None
+            cups = page.locator("#board .boss-cup")
+            expect(cups).to_have_count(5 - len(view["boss_kept"]))
+            if len(view["boss_kept"]) < 5:
+                expect(cups.first).to_have_attribute(
+                    "aria-label", "concealed die 1 under the Boss's cup"
+                )
+            if not kept:
+                shoot(page, "board-boss-opponent-cup")
+            # keep the dice of the highest face, by clicking them
+            roll = view["first_rolls"][game["my_seat"]]
+            best = max(roll, key=lambda f: (roll.count(f), f))
+            _settle(page)
+            for i, face in enumerate(roll):
+                if face == best:
+                    page.get_by_role("button", name=f"die {i + 1} showing {face}").click()
+            expect(page.get_by_test_id("keep-summary")).to_contain_text("Keeping")
+            _click_and_wait(page, "keep")
+            kept = True
+        if picked and came_up and kept:
+            break
+    assert picked and came_up and kept
+    _two_pair_keep_is_refused_with_the_reason(page)
+
+
+FAKE = """
+async ([roll]) => {
+  const core = await import('/static/js/board-core.js');
+  const board = await import('/static/js/boards/boss.js');
+  const css = document.createElement('link');
+  css.rel = 'stylesheet';
+  css.href = '/static/css/boards/boss.css';
+  await new Promise((done) => { css.onload = done; document.head.append(css); });
+  const keeps = [];
+  const n = roll.length;
+  for (let mask = 0; mask < 1 << n; mask += 1) {
+    const dice = roll.filter((_, i) => mask & (1 << i)).sort((a, b) => a - b);
+    const counts = {};
+    dice.forEach((d) => { counts[d] = (counts[d] || 0) + 1; });
+    if (Object.values(counts).filter((c) => c === 2).length >= 2) continue;
+    if (!keeps.some((k) => k.join() === dice.join())) keeps.push(dice);
+  }
+  const game = {
+    id: 999, version: 5, status: 'active', my_seat: 1, to_act: 1, your_turn: true,
+    seats: [{seat: 0, user: 'boss', bot: null}, {seat: 1, user: 'me', bot: null}],
+    legal: keeps.map((dice) => ({type: 'keep', dice})), result: null,
+    view: {type: 'boss_view', seat: 1, target: 2, max_pickups: null, horses: [0, 0],
+      phase: 'keep', first_rolls: [[6, 6, 6, 2, 1], roll], boss: 0, boss_kept: [6, 6, 6],
+      concealed: null, keep: null, pickups: 0, hands: 0, history: []},
+  };
+  const root = document.getElementById('board');
+  root.replaceChildren();
+  const posted = [];
+  window.__posted = posted;
+  board.render(root, game, {h: core.h, die: core.die, seatName: core.seatName,
+    post: (a) => { posted.push(a); }, say: () => {}});
+}
+"""
+
+
+def _two_pair_keep_is_refused_with_the_reason(page: Page) -> None:
+    """The keep controls on a made-up position (one site start serves both checks)."""
+    page.goto("/")
+    page.evaluate(
+        "() => { const d = document.createElement('div'); d.id = 'board';"
+        " document.querySelector('main').replaceChildren(d); }"
+    )
+    page.evaluate(FAKE, [[2, 2, 5, 5, 3]])
+    for i in (1, 2, 3, 4):
+        page.get_by_role("button", name=f"die {i} showing").click()
+    keep = page.get_by_test_id("keep")
+    expect(keep).to_be_disabled()
+    expect(page.get_by_test_id("keep-summary")).to_contain_text(
+        "You may not keep two pairs (5 5 and 2 2)"
+    )
+    shoot(page, "board-boss-two-pair-ban")
+    # dropping a 2 leaves one pair: allowed, and the button works from the keyboard
+    page.get_by_role("button", name="die 1 showing").click()
+    expect(keep).to_be_enabled()
+    expect(page.get_by_test_id("keep-summary")).to_contain_text("Keeping 5 5 2; rolling 2 dice")
+    keep.press("Enter")
+    assert page.evaluate("window.__posted") == [{"type": "keep", "dice": [2, 5, 5]}]

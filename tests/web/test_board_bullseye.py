@@ -1,0 +1,124 @@
+"""The Bull's Eye board in Chromium, at phone width: a whole two-round game by clicking, as
+the lead (setting the Bull's Eye) and as a thrower (throw on, stop), with bets checked next
+to the field and the pot, banks and points on the board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import create_game_api, shoot, signup_api
+
+#: Counts the page's fetches in flight, so a test clicks only once the board is settled.
+COUNT_FETCHES = """
+(() => {
+  const original = window.fetch;
+  window.__inflight = 0;
+  window.fetch = (...args) => {
+    window.__inflight += 1;
+    return original(...args).finally(() => { window.__inflight -= 1; });
+  };
+})();
+"""
+
+
+def _settle(page: Page) -> None:
+    """Wait until no fetch is in flight: a push may re-render the board under a click."""
+    page.wait_for_function("window.__inflight === 0")
+
+
+def _game(page: Page, game_id: int) -> dict[str, Any]:
+    response = page.context.request.get(f"/api/v1/games/{game_id}")
+    assert response.ok
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def _click_and_wait(page: Page, test_id: str) -> None:
+    _settle(page)
+    old = page.locator("#board").get_attribute("data-version") or ""
+    page.get_by_test_id(test_id).click()
+    page.wait_for_function(
+        "old => document.getElementById('board').dataset.version !== old", arg=old
+    )
+
+
+def test_bullseye_two_rounds_by_clicking_at_phone_width(page: Page) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    csrf = signup_api(page.context, "bully")
+    game_id = create_game_api(
+        page.context,
+        csrf,
+        "bullseye",
+        ["me", "bot:heuristic"],
+        {"rounds": 2, "allow_two_seats": True, "bet_limit": 5, "bank": 20},
+    )
+    page.add_init_script(COUNT_FETCHES)
+    page.goto(f"/games/{game_id}")
+    board = page.locator("#board")
+    me = _game(page, game_id)["my_seat"]
+    bets = 0
+    led = stopped = checked = False
+    for _ in range(20):
+        game = _game(page, game_id)
+        if game["status"] != "active":
+            break
+        expect(board).to_have_attribute("data-version", str(game["version"]))
+        rnd = game["view"]["round"]
+        assert game["your_turn"] and rnd["thrower"] == me
+        expect(page.get_by_test_id("target")).to_have_text(str(rnd["target"]))
+        expect(page.get_by_test_id("pot")).to_have_text(str(game["view"]["pot"]))
+        bet = page.get_by_label("Bet into the pot")
+        if not checked:
+            # bad bets are refused next to the field, and nothing is sent
+            bet.fill("7")
+            expect(page.locator("#be-bet-error")).to_have_text("The most you may bet is 5.")
+            version = game["version"]
+            page.locator(".be-controls button").first.click()
+            expect(page.locator("#be-bet-error")).to_have_text("The most you may bet is 5.")
+            expect(bet).to_have_attribute("aria-invalid", "true")
+            assert _game(page, game_id)["version"] == version
+            shoot(page, "board-bullseye-bad-bet-phone")
+            checked = True
+        throws = len(rnd["counted"][me])
+        if rnd["lead"] == me:
+            led = True
+            kinds = {a["type"] for a in game["legal"]}
+            bet.fill("1")
+            bets += 1
+            if throws == 3:
+                assert kinds == {"stop"}
+                expect(page.get_by_test_id("stop")).to_contain_text(
+                    f"the Bull's Eye is {rnd['target']}"
+                )
+                _click_and_wait(page, "stop")
+            else:
+                assert kinds == {"throw_on"}
+                _click_and_wait(page, "throw_on")
+        elif throws == 1:
+            expect(page.get_by_test_id("choice-note")).to_contain_text("Stopping now:")
+            page.get_by_text("Odds and hints", exact=True).click()
+            page.get_by_label("Show odds and hints for this game").check()
+            expect(page.locator("#hint-body")).to_contain_text("Throw on:")
+            bet.fill("2")
+            bets += 2
+            _click_and_wait(page, "throw_on")
+        else:
+            # screenshot first: a full-page shot at phone width can swallow the next click
+            shoot(page, "board-bullseye-phone")
+            bet.fill("0")
+            _click_and_wait(page, "stop")
+            stopped = True
+    game = _game(page, game_id)
+    assert game["status"] == "finished"
+    assert led and stopped
+    view = game["view"]
+    assert view["banks"][me] == 20 - bets + sum(r["won"][me] for r in view["history"])
+    for seat in (0, 1):
+        expect(page.get_by_test_id(f"points-{seat}")).to_have_text(str(view["points"][seat]))
+        expect(page.get_by_test_id(f"bank-{seat}")).to_have_text(str(view["banks"][seat]))
+    expect(page.get_by_test_id("history").locator("tbody tr")).to_have_count(2)
+    expect(page.get_by_test_id("turn")).to_contain_text("The game is over")
+    page.set_viewport_size({"width": 1100, "height": 900})
+    shoot(page, "board-bullseye-over")
