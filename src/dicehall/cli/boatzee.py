@@ -20,6 +20,7 @@ from dicehall.engine.errors import InvalidInput
 from dicehall.engine.events import Acted, Event, Resolved
 from dicehall.engine.game import Result
 from dicehall.engine.notation import parse_faces
+from dicehall.engine.storage import data_dir
 from dicehall.games.boatzee.card import (
     EXTRA_BOATZEE_BONUS,
     UPPER_BONUS_THRESHOLD,
@@ -45,7 +46,7 @@ from dicehall.games.boatzee.rules import (
     variant_title,
 )
 from dicehall.games.boatzee.scoring import BOX_INDEX, BOXES, TITLES, Box, all_scores, joker_score
-from dicehall.games.boatzee.table_cache import Progress, data_dir, load, solve_and_store
+from dicehall.games.boatzee.table_cache import Progress, load, solve_and_store
 from dicehall.games.boatzee.valuation import for_game
 
 # -- dicehall score boatzee --------------------------------------------------------------------

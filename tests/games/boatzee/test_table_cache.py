@@ -8,10 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dicehall.engine.storage import data_dir
 from dicehall.games.boatzee import table_cache
 from dicehall.games.boatzee.scoring import BOX_INDEX, BOXES
 from dicehall.games.boatzee.solver import solve
-from dicehall.games.boatzee.table_cache import Table, data_dir, load, store, version_key
+from dicehall.games.boatzee.table_cache import Table, load, store, version_key
 from tests.games.boatzee.solved import solved_dir
 
 __all__ = ["solved_dir"]

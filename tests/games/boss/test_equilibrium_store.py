@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dicehall.engine.storage import data_dir
 from dicehall.games.boss import equilibrium_store as store
 from dicehall.games.boss.hand_game import hand_game
 
@@ -65,10 +66,10 @@ def test_stale_or_damaged_files_are_solved_again(tmp_path: Path) -> None:
 
 def test_the_data_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DICEHALL_DATA", str(tmp_path))
-    assert store.data_dir() == tmp_path
+    assert data_dir() == tmp_path
     assert store.cache_path(hand_game(FACES, DICE)).parent == tmp_path / "boss"
     monkeypatch.delenv("DICEHALL_DATA")
-    assert store.data_dir().name == "dicehall"
+    assert data_dir().name == "dicehall"
 
 
 def test_a_directory_that_cannot_be_written_still_gives_the_equilibrium(

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from platformdirs import user_data_dir
 
+from dicehall.engine.storage import data_dir
 from dicehall.games.boatzee.card import Ruleset
 from dicehall.games.boatzee.dice_tables import FloatArray
 from dicehall.games.boatzee.keeps import lattice
@@ -31,12 +31,6 @@ from dicehall.games.boatzee.scoring import SCORES
 SOLVER_VERSION = 1
 
 Progress = Callable[[int, int], None]
-
-
-def data_dir() -> Path:
-    """Where dicehall keeps its data (``DICEHALL_DATA`` overrides the platform's place)."""
-    override = os.environ.get("DICEHALL_DATA")
-    return Path(override) if override else Path(user_data_dir("dicehall", appauthor=False))
 
 
 def version_key(ruleset: Ruleset, multiplier: int) -> str:

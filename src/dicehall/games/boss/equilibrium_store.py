@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dicehall.engine.storage import data_dir as data_dir
+from dicehall.engine.storage import data_dir
 from dicehall.games.boss.equilibrium import Equilibrium, ProgressFn, solve_fixed_point
 from dicehall.games.boss.hand_game import HandGame, hand_game
 from dicehall.games.boss.profiles import Profile

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from platformdirs import user_data_dir
 
+from dicehall.engine.storage import data_dir
 from dicehall.games.tenthousand.duel import (
     DEFAULT_EPSILON,
     DuelTables,
@@ -45,12 +45,6 @@ ProgressDisplay = Callable[[str], AbstractContextManager[Progress]]
 
 _display: ProgressDisplay | None = None
 _solved: dict[SolveKey, Solution] = {}
-
-
-def data_dir() -> Path:
-    """The user data directory (``DICEHALL_DATA`` overrides it)."""
-    override = os.environ.get("DICEHALL_DATA")
-    return Path(override) if override else Path(user_data_dir("dicehall", appauthor=False))
 
 
 @dataclass(frozen=True)
