@@ -3,50 +3,13 @@ rule, the two-pair ban, and the showdown in the history."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from playwright.sync_api import Page, expect
 
+from tests.web.boards import COUNT_FETCHES
+from tests.web.boards import click_and_wait as _click_and_wait
+from tests.web.boards import game_json as _game
+from tests.web.boards import settle as _settle
 from tests.web.conftest import create_game_api, shoot, signup_api
-
-#: Counts the page's fetches in flight, so a test clicks only once the board is settled.
-COUNT_FETCHES = """
-(() => {
-  const original = window.fetch;
-  window.__inflight = 0;
-  window.fetch = (...args) => {
-    window.__inflight += 1;
-    return original(...args).finally(() => { window.__inflight -= 1; });
-  };
-})();
-"""
-
-
-def _settle(page: Page) -> None:
-    """Wait until no fetch is in flight: a push may re-render the board under a click."""
-    page.wait_for_function("window.__inflight === 0")
-
-
-def _game(page: Page, game_id: int) -> dict[str, Any]:
-    response = page.context.request.get(f"/api/v1/games/{game_id}")
-    assert response.ok
-    data: dict[str, Any] = response.json()
-    return data
-
-
-def _wait_version(page: Page, old: str) -> None:
-    page.wait_for_function(
-        "old => { const b = document.getElementById('board');"
-        " return b.dataset.version !== undefined && b.dataset.version !== old; }",
-        arg=old,
-    )
-
-
-def _click_and_wait(page: Page, test_id: str) -> None:
-    _settle(page)
-    old = page.locator("#board").get_attribute("data-version") or ""
-    page.get_by_test_id(test_id).click()
-    _wait_version(page, old)
 
 
 def test_boss_hand_with_both_calls(page: Page) -> None:
