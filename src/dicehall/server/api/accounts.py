@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response, status
 from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict
+from sqlalchemy.orm import Session
 
 from dicehall.server import accounts
 from dicehall.server.api.deps import DbDep, ServicesDep, UserDep, authenticate
@@ -184,11 +185,10 @@ def login(
     return _signed_in_payload(signed)
 
 
-@router.post("/auth/logout", response_model=None)
-def logout(
-    request: Request, response: Response, db: DbDep, services: ServicesDep
-) -> dict[str, Any] | JSONResponse:
-    """End this browser session and clear its cookie (needs the CSRF token)."""
+def _browser_session(
+    request: Request, db: Session, services: Services
+) -> tuple[User, AuthSession | None] | JSONResponse:
+    """Who is signed in; for an expired session, the 401 answer that also clears the cookie."""
     try:
         found = authenticate(request, db)
     except ApiError as exc:
@@ -197,6 +197,17 @@ def logout(
         return _ended(exc, services)
     if found is None:
         raise ApiError(401, "unauthenticated", "you are not signed in")
+    return found
+
+
+@router.post("/auth/logout", response_model=None)
+def logout(
+    request: Request, response: Response, db: DbDep, services: ServicesDep
+) -> dict[str, Any] | JSONResponse:
+    """End this browser session and clear its cookie (needs the CSRF token)."""
+    found = _browser_session(request, db, services)
+    if isinstance(found, JSONResponse):
+        return found
     _user, session = found
     if session is None:
         raise ApiError(
@@ -215,14 +226,9 @@ def current_session(
     request: Request, db: DbDep, services: ServicesDep
 ) -> dict[str, Any] | JSONResponse:
     """The signed-in browser's user and CSRF token; 401 for visitors and ended sessions."""
-    try:
-        found = authenticate(request, db)
-    except ApiError as exc:
-        if exc.code != "session_expired":
-            raise
-        return _ended(exc, services)
-    if found is None:
-        raise ApiError(401, "unauthenticated", "you are not signed in")
+    found = _browser_session(request, db, services)
+    if isinstance(found, JSONResponse):
+        return found
     user, session = found
     if session is None:
         raise ApiError(
