@@ -40,7 +40,7 @@ def serve(
 
     services = build_services(settings_from_env())
     services.engine.dispose()
-    console.print(f"dicehall on http://{host}:{port}  database: {url}")
+    console.print(f"dicehall on http://{host}:{port}  database: {url}", soft_wrap=True)
     uvicorn.run(
         "dicehall.server.asgi:app_from_env",
         factory=True,
