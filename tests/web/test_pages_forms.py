@@ -221,3 +221,19 @@ def test_profile_reports_both_fields_and_waiting_room_join_errors(web: TestClien
     answer = web.post(f"/waiting/{game}/join", data={"csrf_token": csrf})
     assert answer.status_code == 409
     assert f'id="join-{game}-error"' in answer.text and "already have a seat" in answer.text
+
+
+def test_waiting_room_names_the_house_rules(web: TestClient) -> None:
+    from dicehall.server.web.pages import house_rules
+
+    csrf = _signup(web, "gwen")
+    answer = web.post("/new/boss", data={"csrf_token": csrf, "opp1": "open", "opt_horses": "3"})
+    game = answer.headers["location"].rsplit("/", 1)[1]
+    room = web.get("/waiting").text
+    assert f"Boss Dice #{game}" in room and "horses 3" in room
+    assert house_rules("boss", {"type": "boss_options", "horses": 2, "max_pickups": None}) == (
+        "standard rules"
+    )
+    assert house_rules("boatzee", {"columns": 3, "ruleset": "yahtzee"}) == (
+        "columns 3, ruleset yahtzee"
+    )

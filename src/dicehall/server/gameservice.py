@@ -565,6 +565,7 @@ def _summaries(conn: Connection, rows: Sequence[Row[Any]], me: int) -> list[dict
                 and mine is not None
                 and record.to_act == mine,
                 "seats": [s.as_json() for s in seats],
+                "options": codec.encode(load_options(record)),
                 "updated_at": record.updated_at.isoformat(),
             }
         )

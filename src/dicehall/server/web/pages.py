@@ -19,6 +19,7 @@ from sqlalchemy import Connection, select
 from starlette.concurrency import run_in_threadpool
 
 from dicehall import games
+from dicehall.engine import codec
 from dicehall.engine.errors import InvalidInput, InvalidOptions
 from dicehall.server import accounts, fairness, gameservice
 from dicehall.server.api.errors import ApiError
@@ -670,6 +671,17 @@ def waiting_room(request: Request) -> HTMLResponse:
     return _waiting_page(request, who)
 
 
+def house_rules(kind: str, options: dict[str, object]) -> str:
+    """The options of a game that differ from the defaults, or "standard rules"."""
+    defaults = codec.encode(games.get(kind).game.options({}))
+    changed = [
+        f"{name.replace('_', ' ')} {value}"
+        for name, value in options.items()
+        if name != "type" and defaults.get(name) != value
+    ]
+    return ", ".join(changed) or "standard rules"
+
+
 def _waiting_page(
     request: Request,
     who: Visitor,
@@ -683,6 +695,7 @@ def _waiting_page(
         row["mine"] = me is not None and any(s["user"] == me for s in row["seats"])
         row["creator"] = next((s["user"] for s in row["seats"] if s["user"]), None)
         row["open_count"] = sum(1 for s in row["seats"] if s["open"])
+        row["house_rules"] = house_rules(row["game"], row["options"])
     return page(
         request,
         "waiting.html",
