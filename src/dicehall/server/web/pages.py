@@ -214,20 +214,37 @@ def signup_form(request: Request, next: str | None = None) -> Response:
     return _visitor_form(request, "signup.html", Form({"next": forms.safe_next(next)}))
 
 
+def _credentials(
+    request: Request, form: Form, *, missing_id: str, missing_password: str
+) -> tuple[str, str]:
+    """The user id and password a visitor's form sent, with its token and blanks checked."""
+    user_id = form.get("user_id").strip()
+    password = form.get("password")
+    if not forms.visitor_token_ok(request, form):
+        form.problem = EXPIRED
+    elif not user_id:
+        form.error("user_id", missing_id)
+    if not password:
+        form.error("password", missing_password)
+    return user_id, password
+
+
+def _signed_in(form: Form, services: Services, cookie: str) -> Response:
+    """On to where the form was going, with the new session's cookie."""
+    response = _see(forms.safe_next(form.get("next")))
+    _set_session(response, services, cookie)
+    return response
+
+
 @router.post("/signup", response_class=HTMLResponse)
 async def signup(request: Request) -> Response:
     """Create an account from the form and sign in."""
     form = await forms.read_form(request, secret=("password",))
     services = _services(request)
-    user_id = form.get("user_id").strip()
     display = form.get("display_name").strip()
-    password = form.get("password")
-    if not forms.visitor_token_ok(request, form):
-        form.problem = EXPIRED
-    elif not user_id:
-        form.error("user_id", "choose a user id")
-    if not password:
-        form.error("password", "choose a password")
+    user_id, password = _credentials(
+        request, form, missing_id="choose a user id", missing_password="choose a password"
+    )
     if form.ok:
         _check_signup(form, user_id, password, display)
     if form.ok:
@@ -249,9 +266,7 @@ async def signup(request: Request) -> Response:
             else:
                 form.problem = _sentence(exc.message)
         else:
-            response = _see(forms.safe_next(form.get("next")))
-            _set_session(response, services, signed.cookie)
-            return response
+            return _signed_in(form, services, signed.cookie)
     return _visitor_form(request, "signup.html", form, status_code=422)
 
 
@@ -290,14 +305,9 @@ async def login(request: Request) -> Response:
     """Sign in from the form."""
     form = await forms.read_form(request, secret=("password",))
     services = _services(request)
-    user_id = form.get("user_id").strip()
-    password = form.get("password")
-    if not forms.visitor_token_ok(request, form):
-        form.problem = EXPIRED
-    elif not user_id:
-        form.error("user_id", "Type your user id.")
-    if not password:
-        form.error("password", "Type your password.")
+    user_id, password = _credentials(
+        request, form, missing_id="Type your user id.", missing_password="Type your password."
+    )
     if form.ok:
         form.problem = _limited(request, "login", user_id)
     if form.ok:
@@ -311,9 +321,7 @@ async def login(request: Request) -> Response:
             else:
                 form.problem = _sentence(exc.message)
         else:
-            response = _see(forms.safe_next(form.get("next")))
-            _set_session(response, services, signed.cookie)
-            return response
+            return _signed_in(form, services, signed.cookie)
     return _visitor_form(request, "login.html", form, status_code=422)
 
 
