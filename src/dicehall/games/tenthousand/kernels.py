@@ -149,11 +149,17 @@ def duel_bank_values(
             bank[t] = 1.0 - r6[total - b]
         else:
             bank[t] = 1.0  # past the table the opponent's chance is below its last entry
-    bank[0] = -np.inf
-    if a == 0:
-        for t in range(min(entry, size)):
-            bank[t] = -np.inf
+    _refuse_unbankable(bank, a, entry)
     return bank
+
+
+@njit(cache=True)
+def _refuse_unbankable(bank: FloatArray, banked: int, entry: int) -> None:
+    """A turn total of 0 never banks; below the entry threshold, nor does a seat not in yet."""
+    bank[0] = -np.inf
+    if banked == 0:
+        for t in range(min(entry, bank.shape[0])):
+            bank[t] = -np.inf
 
 
 @njit(cache=True)
@@ -165,10 +171,7 @@ def last_turn_bank_values(banked: int, deficit: int, entry: int, size: int) -> F
             bank[t] = 1.0
         elif t == deficit:
             bank[t] = 0.5
-    bank[0] = -np.inf
-    if banked == 0:
-        for t in range(min(entry, size)):
-            bank[t] = -np.inf
+    _refuse_unbankable(bank, banked, entry)
     return bank
 
 
@@ -292,10 +295,7 @@ def solitaire_bank_values(e: FloatArray, banked: int, entry: int, size: int) -> 
     for t in range(size):
         total = banked + t
         bank[t] = -e[total] if total < n_target else 0.0
-    bank[0] = -np.inf
-    if banked == 0:
-        for t in range(min(entry, size)):
-            bank[t] = -np.inf
+    _refuse_unbankable(bank, banked, entry)
     return bank
 
 

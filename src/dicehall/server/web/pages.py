@@ -8,7 +8,7 @@ and everything typed kept, passwords aside.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import quote
@@ -260,11 +260,7 @@ async def signup(request: Request) -> Response:
                 request.cookies.get(SESSION_COOKIE),
             )
         except ApiError as exc:
-            field = _SIGNUP_FIELDS.get(exc.code)
-            if field:
-                form.error(field, _sentence(exc.message))
-            else:
-                form.problem = _sentence(exc.message)
+            _report(form, exc, _SIGNUP_FIELDS)
         else:
             return _signed_in(form, services, signed.cookie)
     return _visitor_form(request, "signup.html", form, status_code=422)
@@ -283,6 +279,15 @@ def _check_signup(form: Form, user_id: str, password: str, display: str) -> None
             check()
         except ApiError as exc:
             form.error(field, _sentence(exc.message))
+
+
+def _report(form: Form, exc: ApiError, fields: Mapping[str, str]) -> None:
+    """Put the service's refusal next to its field (by error code), else above the form."""
+    field = fields.get(exc.code)
+    if field:
+        form.error(field, _sentence(exc.message))
+    else:
+        form.problem = _sentence(exc.message)
 
 
 def _sentence(message: str) -> str:
@@ -395,11 +400,7 @@ async def profile_edit(request: Request) -> Response:
                 form.get("about").replace("\r\n", "\n"),
             )
         except ApiError as exc:
-            where = _PROFILE_FIELDS.get(exc.code)
-            if where:
-                form.error(where, _sentence(exc.message))
-            else:
-                form.problem = _sentence(exc.message)
+            _report(form, exc, _PROFILE_FIELDS)
         else:
             return _see("/profile?saved=1")
     return page(request, "profile.html", user=who.user, csrf=who.csrf, form=form, status_code=422)
@@ -455,10 +456,8 @@ async def password_change(request: Request) -> Response:
         except ApiError as exc:
             if exc.code == "wrong_password":
                 form.error("old_password", "That is not your current password.")
-            elif exc.code == "invalid_password":
-                form.error("new_password", _sentence(exc.message))
             else:
-                form.problem = _sentence(exc.message)
+                _report(form, exc, {"invalid_password": "new_password"})
         else:
             others = "session was" if ended == 1 else "sessions were"
             done = f"Your password is changed; {ended} other browser {others} signed out."
