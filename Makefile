@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup chromium test lint typecheck pytest play serve bench clean
+.PHONY: setup chromium test lint typecheck pytest play serve bench golden clean
 
 setup: $(STAMP)
 
@@ -41,6 +41,9 @@ serve: setup
 
 bench: setup
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f; done
+
+golden: setup
+	$(BIN)/python -m tests.golden.record
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -14,7 +14,8 @@ from dicehall.engine.bots import RandomBot
 from dicehall.engine.dice import Seeded, resolve_request
 from dicehall.engine.driver import play_out
 from dicehall.engine.game import Chance, Finished
-from dicehall.games.bullseye import GAME, BullseyeOptions, OptimalBot, odds, stopping, throws
+from dicehall.games.bullseye import GAME, BullseyeOptions, odds, stopping, throws
+from dicehall.games.bullseye.bots import OptimalBot
 
 
 def _engine_steps(seconds: float) -> dict[str, float]:

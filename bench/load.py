@@ -15,18 +15,22 @@ import asyncio
 import json
 import random
 import statistics
+import sys
 import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import psycopg
 
-from dicehall.server.config import Settings
-from dicehall.server.live import LiveServer, add_user
-from dicehall.server.services import build_services
+from dicehall.server.core.config import Settings
+from dicehall.server.domain.services import build_services
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' live server
+from tests.live import LiveServer, add_user
 
 API = "/api/v1"
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -70,8 +74,16 @@ async def play_pair(
             if response.status != 201:
                 tally.errors += 1
                 return
-            latest = {0: await response.json()}
-        game = latest[0]
+            invited = await response.json()
+        # Naming a user is an invitation: the game starts when they accept it.
+        async with client.post(
+            f"{API}/games/{invited['id']}/accept", headers=seats[1][1]
+        ) as response:
+            if response.status != 200:
+                tally.errors += 1
+                return
+            latest = {1: await response.json()}
+        game = latest[1]
         while game["status"] == "active" and time.monotonic() < deadline:
             seat = game["to_act"]
             mine = latest.get(seat)

@@ -7,7 +7,7 @@ import json
 
 from rich.console import Console
 
-from dicehall.cli.boatzee import BoatzeeUI
+from dicehall.cli.screens.boatzee import BoatzeeScreen
 from dicehall.engine import Result, Seeded, Table
 from dicehall.games.boatzee import GAME, BoatzeeState, Reroll, Score
 from dicehall.games.boatzee.scoring import BOXES
@@ -55,6 +55,20 @@ def test_score_json_per_column(cli: CliRunner) -> None:
     assert [c["sixes"] for c in data["columns"]] == [30, 60, 90]
     table = cli("score", "boatzee", "6,6,6,6,6", "--columns", "2")
     assert "column 2 (x2)" in table.out and "100" in table.out
+
+
+def test_score_takes_options_as_for_play_or_by_their_shortcuts(cli: CliRunner) -> None:
+    """``-o columns=3`` (as ``play`` and ``sim`` take it) and ``--columns 3`` are the same."""
+    by_flag = cli("score", "boatzee", "6,6,6,6,6", "--columns", "3", "--json")
+    by_option = cli("score", "boatzee", "6,6,6,6,6", "-o", "columns=3", "--json")
+    both = cli("score", "boatzee", "6,6,6,6,6", "--columns", "3", "-o", "columns=3", "--json")
+    assert by_option.code == 0, by_option.err
+    assert by_flag.out == by_option.out == both.out
+    yahtzee = cli("score", "boatzee", "6,6,6,6,6", "-o", "ruleset=yahtzee", "--joker", "--json")
+    assert yahtzee.code == 0, yahtzee.err
+    clash = cli("score", "boatzee", "6,6,6,6,6", "--columns", "2", "-o", "columns=3")
+    assert clash.code == 2
+    assert clash.err == "error: --columns 2 and -o columns=3 disagree: give one of them\n"
 
 
 def test_score_joker(cli: CliRunner) -> None:
@@ -128,6 +142,8 @@ def test_play_a_whole_game_from_a_script(cli: CliRunner) -> None:
         "chance",
         "c",
         "chance",  # already filled
+        "r 1 1",  # a die named twice: refused, no re-roll used
+        "",  # an empty answer: asked again
         "r 1 3",
         "r 5",
         "1",  # no re-rolls left
@@ -157,6 +173,8 @@ def test_play_a_whole_game_from_a_script(cli: CliRunner) -> None:
     assert "Select the dice to re-roll first" in out
     assert "You re-roll dice 1, 2:" in out
     assert "Chance is already filled" in out
+    assert "Die 1 is named twice: name each die once" in out
+    assert "Type a move (? for help)." in out
     assert "You re-roll dice 1, 3:" in out and "You re-roll dice 5:" in out
     assert "No re-rolls left" in out
     assert "Upper toward 63" in out and "(n) = what these dice would score" in out
@@ -188,7 +206,7 @@ def test_play_double_against_a_bot_then_leave(cli: CliRunner) -> None:
 
 
 def test_result_screen_names_the_winner_or_the_draw() -> None:
-    ui = BoatzeeUI()
+    ui = BoatzeeScreen()
     view = GAME.view(GAME.start(2, GAME.options({"columns": "2"})), None)
     for result, expected in [
         (Result((1,), (10, 20), 52), "Bob wins with 20."),

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from dicehall.games.boatzee.scoring import BOXES
+from dicehall.games.boatzee.hints import hint, scored_card
+from dicehall.games.boatzee.scoring import BOXES, TITLES
+from dicehall.games.boatzee.valuation import for_game
 from tests.conftest import CliRunner
 from tests.games.boatzee.solved import solved, solved_dir
 
@@ -33,10 +36,37 @@ def test_hint_solves_once_then_solve_reports_the_optimum(cli: CliRunner, empty_d
     solved_now = cli("solve", "boatzee", "--json")
     assert solved_now.code == 0, solved_now.err
     data = json.loads(solved_now.out)
-    assert set(data) == {"ruleset", "expected", "std", "seconds"}
+    assert set(data) == {"ruleset", "expected", "std", "seconds", "wall_seconds"}
     assert data["ruleset"] == "boatzee"
     assert f"{data['expected']:.6f}" == "245.870775"
     assert 39 < data["std"] < 41 and data["seconds"] > 0
+    assert data["wall_seconds"] >= data["seconds"]
+
+
+def test_solve_reports_the_wall_time_waited_compilation_included(
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch, empty_data: Path
+) -> None:
+    """The time reported is what the user waited (the solver's first compilation included),
+    not only the solve's own seconds. A clock stands in for the real one."""
+    from dicehall.cli.commands import boatzee as commands
+    from dicehall.games.boatzee import solver, table_cache
+
+    now = [1000.0]
+
+    def compile_kernels() -> None:
+        now[0] += 18.0  # the first compilation
+
+    def solve_and_store(*args: object, **kwargs: object) -> table_cache.Table:
+        now[0] += 2.28
+        return table_cache.Table("boatzee", 1, np.zeros(1), 245.87, 39.82, 2.28)
+
+    monkeypatch.setattr(commands, "clock", lambda: now[0])
+    monkeypatch.setattr(solver, "compile_kernels", compile_kernels)
+    monkeypatch.setattr(table_cache, "solve_and_store", solve_and_store)
+    data = json.loads(cli("solve", "boatzee", "--json").out)
+    assert data["seconds"] == 2.28 and data["wall_seconds"] == pytest.approx(20.28)
+    shown = cli("solve", "boatzee").out
+    assert "Solved in 20.3 s (2.28 s solving; the rest loading and compiling the solver" in shown
 
 
 def test_solve_yahtzee_as_text(cli: CliRunner, empty_data: Path) -> None:
@@ -55,69 +85,60 @@ def test_solve_refuses_an_unknown_ruleset(cli: CliRunner, empty_data: Path) -> N
     assert not (empty_data / "boatzee").exists()
 
 
-def test_hint_json_ranks_every_choice(cli: CliRunner, solved: Path) -> None:
+def test_hint_table_ranks_every_choice(cli: CliRunner, solved: Path) -> None:
     result = cli(
         "hint", "boatzee", "--dice", "1,1,2,3,4", "--rolls-left", "2", "--scored", "ones=1,twos=2"
     )
     assert result.code == 0, result.err
     assert "keep 1 2 3 4, re-roll 1 die" in result.out
-    assert "expected final" in result.out
-    as_json = cli(
-        "hint",
-        "boatzee",
-        "--dice",
-        "1,1,2,3,4",
-        "--rolls-left",
-        "2",
-        "--scored",
-        "ones=1, 2s=2",
-        "--json",
-    )
-    assert as_json.code == 0, as_json.err
-    data = json.loads(as_json.out)
-    assert list(data) == ["choices"]
-    choices = data["choices"]
-    assert choices[0] == {"keep": [1, 2, 3, 4], "expected_final": choices[0]["expected_final"]}
-    assert all(set(c) in ({"keep", "expected_final"}, {"box", "expected_final"}) for c in choices)
-    values = [c["expected_final"] for c in choices]
+    assert "expected final" in result.out and "2 re-rolls left, card total 3" in result.out
+    rows = [line.split("│") for line in result.out.splitlines() if line.count("│") == 4]
+    assert len(rows) == 23 + 11  # every distinct keep, and every open box
+    assert "keep 1 2 3 4" in rows[0][2]
+    values = [float(row[3]) for row in rows]
     assert values == sorted(values, reverse=True)
-    assert len(choices) == 23 + 11
-    assert {c["box"] for c in choices if "box" in c} == {
-        "threes",
-        "fours",
-        "fives",
-        "sixes",
-        "three_kind",
-        "four_kind",
-        "full_house",
-        "small_straight",
-        "large_straight",
-        "boatzee",
-        "chance",
+    boxes = {row[2].strip().removeprefix("score ").split(" (")[0] for row in rows}
+    assert {TITLES[box] for box in BOXES if box not in ("ones", "twos")} <= boxes
+
+
+def test_hint_json_is_the_seat_hint(cli: CliRunner, solved: Path) -> None:
+    args = ("--dice", "1,1,2,3,4", "--rolls-left", "2", "--scored", "ones=1, 2s=2", "--json")
+    result = cli("hint", "boatzee", *args)
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert set(data) == {"summary", "choices", "note", "basis", "basis_text"}
+    assert data["note"].startswith("Values from the solved tables")
+    assert data["basis"] == "exact"
+    choices = data["choices"]
+    assert len(choices) == 5
+    assert {k: choices[0][k] for k in ("keep", "text")} == {
+        "keep": [1, 2, 3, 4],
+        "text": f"Keep 1 2 3 4 and re-roll 1: expect {3 + choices[0]['value']:.1f} in all",
     }
+    # The same values as the exact hint: the expected final total less the card's 3 points.
+    card = scored_card({"ones": 1, "twos": 2}, "boatzee")
+    exact = hint(card, (1, 1, 2, 3, 4), 2, "boatzee", for_game(1, "boatzee"))
+    for mine, theirs in zip(choices, exact, strict=False):
+        assert mine.get("keep") == (None if theirs.keep is None else list(theirs.keep))
+        assert mine.get("box") == theirs.box
+        assert mine["value"] == pytest.approx(theirs.expected_final - 3)
 
 
 def test_hint_with_yahtzee_rules_follows_the_joker(cli: CliRunner, solved: Path) -> None:
-    result = cli(
-        "hint",
-        "boatzee",
-        "--dice",
-        "5,5,5,5,5",
-        "--rolls-left",
-        "1",
-        "--scored",
-        "boatzee=50,fives=15,chance=21",
-        "--bonuses",
-        "1",
-        "--ruleset",
-        "yahtzee",
-        "--json",
-    )
+    args = (
+        "--dice", "5,5,5,5,5", "--rolls-left", "1", "--scored", "boatzee=50,fives=15,chance=21",
+        "--bonuses", "1", "--ruleset", "yahtzee",
+    )  # fmt: skip
+    result = cli("hint", "boatzee", *args, "--json")
     assert result.code == 0, result.err
-    boxes = {c["box"] for c in json.loads(result.out)["choices"] if "box" in c}
+    choices = json.loads(result.out)["choices"]
+    boxes = {c["box"] for c in choices if "box" in c}
     assert boxes == {"three_kind", "four_kind", "full_house", "small_straight", "large_straight"}
-    best = json.loads(result.out)["choices"][0]
-    assert best["expected_final"] > 50 + 15 + 21 + 100 + 100 + 40
+    best = choices[0]
+    assert best["box"] == "large_straight" and best["points"] == 40  # a joker: in full
+    assert 186 + best["value"] > 50 + 15 + 21 + 100 + 100 + 40
+    table = cli("hint", "boatzee", *args).out
+    assert "score Large Straight (40)" in table and "card total 186" in table
 
 
 @pytest.mark.parametrize(
@@ -137,10 +158,11 @@ def test_hint_with_yahtzee_rules_follows_the_joker(cli: CliRunner, solved: Path)
 def test_hint_refuses_bad_input(
     cli: CliRunner, solved: Path, args: list[str], message: str
 ) -> None:
-    result = cli("hint", "boatzee", *args)
-    assert result.code == 2
-    assert "error:" in result.err and message in result.err
-    assert "Traceback" not in result.err
+    for as_json in ((), ("--json",)):
+        result = cli("hint", "boatzee", *args, *as_json)
+        assert result.code == 2
+        assert "error:" in result.err and message in result.err
+        assert "Traceback" not in result.err
 
 
 def test_hint_on_a_full_card_is_refused(cli: CliRunner, solved: Path) -> None:

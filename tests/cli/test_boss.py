@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 from rich.console import Console
 
-from dicehall.cli.boss import BossUI
+from dicehall.cli.screens.boss import BossScreen
 from dicehall.engine import Scripted
 from dicehall.games.boss import GAME, BossOptions, BossState, ComeUp, Keep
+from dicehall.games.boss.hands import faces_text
 from dicehall.games.boss.odds import rank_keeps
 from tests.conftest import CliResult, CliRunner
 
@@ -67,8 +69,8 @@ def test_odds_against_kept_dice_and_keeping_nothing(cli: CliRunner) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--keep", "3,3"], "give either --boss"),
-        (["--keep", "3,3", "--boss", "6,6,4,4,1", "--boss-kept", "6,6"], "give either --boss"),
+        (["--keep", "3,3"], "give the Boss's hand (--boss) or only his kept dice (--boss-kept)"),
+        (["--keep", "3,3", "--boss", "6,6,4,4,1", "--boss-kept", "6,6"], "not both"),
         (["--keep", "3,3", "--boss", "6,6,4,4"], "expected 5 dice, got 4"),
         (["--keep", "3,3", "--boss", "6,6,4,4,9"], "'9' is not a die face"),
         (["--keep", "3,3,4,4", "--boss", "6,6,4,4,1"], "keeping two pairs"),
@@ -85,30 +87,69 @@ def test_odds_bad_input(cli: CliRunner, args: list[str], message: str) -> None:
 
 
 def test_hint_ranks_every_legal_keep(cli: CliRunner) -> None:
+    result = cli("hint", "boss", "--roll", "3,3,6,2,1", "--boss-kept", "6,6")
+    assert result.code == 0, result.err
+    assert "Roll 1 2 3 3 6 vs the Boss's kept 6 6, concealed dice unknown" in flat(result.out)
+    rows = [line.split("│") for line in result.out.splitlines() if line.count("│") == 9]
+    expected = rank_keeps((3, 3, 6, 2, 1), boss_kept=(6, 6))
+    assert len(rows) == len(expected) == 24
+    assert [row[2].strip() for row in rows] == [faces_text(r.keep) or "nothing" for r in expected]
+    assert rows[0][2].strip() == "3 3" and rows[0][3].strip() == "3"
+    equities = [float(row[7]) for row in rows]
+    assert equities == sorted(equities, reverse=True)
+
+
+def test_hint_json_is_the_opponents_seat_hint(cli: CliRunner) -> None:
     result = cli("hint", "boss", "--roll", "3,3,6,2,1", "--boss-kept", "6,6", "--json")
     assert result.code == 0, result.err
     data = json.loads(result.out)
-    assert data["roll"] == [1, 2, 3, 3, 6] and data["boss_kept"] == [6, 6] and data["boss"] is None
+    assert data["kind"] == "keep" and data["best"] == [3, 3]
     keeps = data["keeps"]
-    assert len(keeps) == 24
-    assert keeps[0]["keep"] == [3, 3] and keeps[0]["rolls"] == 3
-    assert [k["equity"] for k in keeps] == sorted((k["equity"] for k in keeps), reverse=True)
-    expected = rank_keeps((3, 3, 6, 2, 1), boss_kept=(6, 6))
+    expected = rank_keeps((3, 3, 6, 2, 1), boss_kept=(6, 6))[:5]
     assert [k["keep"] for k in keeps] == [list(r.keep) for r in expected]
-    assert set(keeps[0]) == {"keep", "rolls", "win", "push", "lose", "odds_against", "equity"}
+    assert keeps[0]["rolled"] == 3 and keeps[0]["equity"] == float(expected[0].odds.equity)
+    assert set(keeps[0]) == {
+        "keep",
+        "rolled",
+        "win",
+        "push",
+        "lose",
+        "odds_against",
+        "odds_against_text",
+        "equity",
+    }
+    for keep in keeps:
+        # A number for programs, a short phrase for people (never 2.4714285714285715).
+        assert isinstance(keep["odds_against"], float | None)
+        assert re.fullmatch(r"\d+(\.\d{1,2})? to 1|no chance", keep["odds_against_text"])
+    # The Boss's hand is hidden from the opponent: stating it changes nothing here.
+    stated = cli("hint", "boss", "--roll", "3,3,6,2,1", "--boss-kept", "6,6", "--boss", "6,6,5,5,1")
+    assert stated.code == 0
+    with_hand = cli(
+        "hint", "boss", "--roll", "3,3,6,2,1", "--boss-kept", "6,6", "--boss", "6,6,5,5,1", "--json"
+    )
+    assert with_hand.out == result.out
 
 
 def test_hint_against_a_stated_hand_by_win(cli: CliRunner) -> None:
-    result = cli(
-        "hint", "boss", "--roll", "3,3,6,2,1", "--boss", "6,6,4,4,1", "--by", "win", "--json"
-    )
-    keeps = json.loads(result.out)["keeps"]
-    assert keeps[0]["keep"] == [3, 3] and keeps[0]["odds_against"] == pytest.approx(1.25)
-    six = next(k for k in keeps if k["keep"] == [6])
-    assert six["odds_against"] == pytest.approx(3.0)
-    text = cli("hint", "boss", "--roll", "3,3,6,2,1", "--boss", "6,6,4,4,1")
+    text = cli("hint", "boss", "--roll", "3,3,6,2,1", "--boss", "6,6,4,4,1", "--by", "win")
     assert text.code == 0
     assert "1.25 to 1" in text.out and "3 to 1" in text.out and "nothing" in text.out
+    rows = [line.split("│") for line in text.out.splitlines() if line.count("│") == 9]
+    assert rows[0][2].strip() == "3 3" and rows[0][8].strip() == "1.25 to 1"
+    six = next(row for row in rows if row[2].strip() == "6")
+    assert six[8].strip() == "3 to 1"
+    wins = [float(row[4].strip().rstrip("%")) for row in rows]
+    assert wins == sorted(wins, reverse=True)
+    # The site's hint is the opponent's: it sees the kept dice, never the hand, by equity.
+    bad(
+        cli("hint", "boss", "--roll", "3,3,6,2,1", "--boss", "6,6,4,4,1", "--json"),
+        "the Boss's kept dice (--boss-kept), not his hand",
+    )
+    bad(
+        cli("hint", "boss", "--roll", "3,3,6,2,1", "--boss-kept", "6,6", "--by", "win", "--json"),
+        "--json ranks keeps by equity",
+    )
 
 
 def test_hint_for_the_bosss_call(cli: CliRunner) -> None:
@@ -116,10 +157,11 @@ def test_hint_for_the_bosss_call(cli: CliRunner) -> None:
     result = cli("hint", "boss", *args, "--json")
     assert result.code == 0, result.err
     data = json.loads(result.out)
-    assert data["call"] == "come up" and data["pick_up"] == 0.5
+    assert data["kind"] == "call" and data["best"] == "come_up"
+    assert data["pick_up_equity"] == 0.5
     assert data["come_up"]["win"] == pytest.approx(5 / 9)
-    assert data["come_up"]["equity"] == pytest.approx(5 / 9)
-    assert data["reply"]["keep"] == [5, 5]
+    assert data["come_up_equity"] == pytest.approx(5 / 9)
+    assert data["reply"] == [5, 5]
     text = cli("hint", "boss", *args)
     assert "Call: come up" in flat(text.out) and "keep 5 5 and roll 3" in flat(text.out)
 
@@ -141,6 +183,7 @@ def test_hint_for_the_bosss_call(cli: CliRunner) -> None:
 )
 def test_hint_bad_input(cli: CliRunner, args: list[str], message: str) -> None:
     bad(cli("hint", "boss", *args), message)
+    bad(cli("hint", "boss", *args, "--json"), message)
 
 
 # -- rules and sim -----------------------------------------------------------------------------
@@ -190,7 +233,7 @@ def test_play_scripted_hand_keeps_the_bosss_roll_hidden(
     ]
     bot_keep = rank_keeps((1, 1, 2, 3, 4), boss_kept=(6, 6, 6, 6, 6))[0].keep
     dice.append((1,) * (5 - len(bot_keep)))
-    monkeypatch.setattr("dicehall.cli.main.Seeded", lambda seed: Scripted(dice))
+    monkeypatch.setattr("dicehall.cli.commands.general.Seeded", lambda seed: Scripted(dice))
     answers = ["3,3,5", "3,3", "come", "u", "x", "p", "u"]
     result = cli(
         "play", "boss", "--seats", "you,bot:odds", "--seed", "1", input="\n".join(answers) + "\n"
@@ -201,7 +244,7 @@ def test_play_scripted_hand_keeps_the_bosss_roll_hidden(
     assert "[4]" not in out[:first_showdown]  # the Boss's concealed 4 4 4 stayed hidden
     assert "odds bot rolls 3 dice under the cup" in out
     assert "[4] [4] [4] [6] [6] (a full house, 4s over 6s)" in out[first_showdown:]
-    assert "Your first roll has no 5 to keep" in out
+    assert "Your first roll 3 3 6 2 1 has no 5." in out
     assert "You keep [3] [3], rolling 3." in out
     assert "Type u to call 'come up' or p to pick 'em up." in out
     assert "Your hidden roll: [5] [3], your hand [5] [5] [5] [5] [3] (four 5s)" in out
@@ -257,7 +300,7 @@ def test_screen_shows_the_concealed_roll_to_the_boss_only() -> None:
     state = _at_call()
     for seat, shown in [(0, True), (1, False), (None, False)]:
         console = _screen()
-        BossUI().render(console, GAME.view(state, seat), ["ann", "bob"])
+        BossScreen().render(console, GAME.view(state, seat), ["ann", "bob"])
         text = _text(console)
         assert "ann is the Boss and keeps [6] [6]." in text
         assert ("Your hidden roll: [5] [4] [5]" in text) is shown
@@ -270,7 +313,7 @@ def test_screen_refuses_a_pick_up_past_the_limit(monkeypatch: pytest.MonkeyPatch
     state = _at_call(max_pickups=0)
     monkeypatch.setattr("sys.stdin", io.StringIO("p\nu\n"))
     console = _screen()
-    action = BossUI().choose(console, GAME.view(state, 0), GAME.legal(state, 0), ["You", "bob"])
+    action = BossScreen().choose(console, GAME.view(state, 0), GAME.legal(state, 0), ["You", "bob"])
     assert action == ComeUp()
     assert "no more pick-ups this hand; you must come up" in _text(console)
 
@@ -280,7 +323,28 @@ def test_screen_keep_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
     view, legal = GAME.view(state, 1), GAME.legal(state, 1)
     monkeypatch.setattr("sys.stdin", io.StringIO("3,3,2,2\n9\nall\n"))
     console = _screen()
-    assert BossUI().choose(console, view, legal, ["ann", "You"]) == Keep((1, 2, 3, 3, 6))
+    assert BossScreen().choose(console, view, legal, ["ann", "You"]) == Keep((1, 2, 3, 3, 6))
     text = _text(console)
     assert "keeping two pairs (3 3 and 2 2) is not allowed" in text
     assert "'9' is not a die face" in text
+
+
+def test_screen_keep_prompt_refuses_an_empty_answer_and_counts_the_dice_short(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An empty Enter keeps nothing only when "none" is typed; a keep the first roll cannot
+    give says how many of that face the roll has."""
+    state = GAME.act(_at_call(), 0, ComeUp())
+    view, legal = GAME.view(state, 1), GAME.legal(state, 1)
+    roll = view.first_rolls[1]
+    face = max(set(roll), key=roll.count)
+    have = roll.count(face)
+    too_many = ",".join([str(face)] * (have + 1))
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"\n{too_many}\nnone\n"))
+    console = _screen()
+    assert BossScreen().choose(console, view, legal, ["ann", "You"]) == Keep(())
+    text = _text(console)
+    assert "Type the dice to keep (like 3,3), none, or all." in text
+    words = {1: "one", 2: "two", 3: "three", 4: "four"}
+    shown = f"{face}s" if have > 1 else str(face)
+    assert f"has {words[have]} {shown} (not {words[have + 1]})" in text

@@ -13,18 +13,34 @@ def test_hint_json(cli: CliRunner) -> None:
     result = cli("hint", "bullseye", "--target", "27", "--total", "12", "--throws", "1", "--json")
     assert result.code == 0, result.err
     data = json.loads(result.out)
-    assert data == {"stop": 0.0, "throw": pytest.approx(175 / 9), "best": "throw"}
+    assert data == {
+        "kind": "choice",
+        "target": 27,
+        "total": 12,
+        "throws": 1,
+        "stop": 0.0,
+        "throw": pytest.approx(175 / 9),
+        "best": "throw",
+        "basis": "exact",
+        "basis_text": "Exact: expected points under best play, every throw to come counted.",
+    }
 
 
 def test_hint_before_the_first_throw_has_no_stop(cli: CliRunner) -> None:
+    text = cli("hint", "bullseye", "--target", "27").out
+    stop = next(line for line in text.splitlines() if "stop" in line)
+    throw = next(line for line in text.splitlines() if "throw 3 dice" in line)
+    assert "not allowed" in stop and "14.089" in throw and "best" in throw
+    # Before the first throw the seat has nothing to decide: the site's hint waits too.
     data = json.loads(cli("hint", "bullseye", "--target", "27", "--json").out)
-    assert data["stop"] is None and data["best"] == "throw"
-    assert data["throw"] == pytest.approx(14.0888888888)
+    assert data == {"kind": "wait", "note": "No decision for you right now."}
 
 
 def test_hint_after_the_last_throw_has_no_throw(cli: CliRunner) -> None:
     result = cli("hint", "bullseye", "--target", "23", "--total", "23", "--throws", "3", "--json")
-    assert json.loads(result.out) == {"stop": 50.0, "throw": None, "best": "stop"}
+    data = json.loads(result.out)
+    assert data["kind"] == "choice" and (data["total"], data["throws"]) == (23, 3)
+    assert (data["stop"], data["throw"], data["best"]) == (50.0, None, "stop")
 
 
 def test_hint_text(cli: CliRunner) -> None:
@@ -48,11 +64,12 @@ def test_hint_text(cli: CliRunner) -> None:
     ],
 )
 def test_hint_bad_input_is_a_one_line_error(cli: CliRunner, args: list[str], message: str) -> None:
-    result = cli("hint", "bullseye", *args)
-    assert result.code == 2
-    assert message in result.err
-    assert "Traceback" not in result.err + result.out
-    assert result.out == ""
+    for as_json in ((), ("--json",)):
+        result = cli("hint", "bullseye", *args, *as_json)
+        assert result.code == 2
+        assert message in result.err
+        assert "Traceback" not in result.err + result.out
+        assert result.out == ""
 
 
 def test_odds_json(cli: CliRunner) -> None:
@@ -140,18 +157,32 @@ def test_play_unknown_bot(cli: CliRunner) -> None:
 
 
 def test_play_as_the_lead(cli: CliRunner) -> None:
-    # Seed 1: "You" throws 12 for the lead against 8 and 10, so leads the only round.
+    # Seed 1: "You" throws 12 for the lead against 8 and 10, so leads the only round. The
+    # lead takes all three throws and never bets (it cannot take the round's pot): the
+    # screen asks the lead nothing, so no input is needed.
     args = ("play", "bullseye", "--seats", "you,bot:optimal,bot:optimal", "--seed", "1")
-    result = cli(*args, "-o", "rounds=1", input="1\nx\n0\n4\n")
+    result = cli(*args, "-o", "rounds=1", input="")
     assert result.code == 0, result.err
     out = result.out
     assert "You lead the first round." in out
-    assert out.count("You throw again: the lead takes all three throws.") == 2
+    assert out.count("You throw again: the lead takes all three throws") == 2
+    # Which of the lead's dice counted: all of the first throw, then the highest two, one.
+    assert "  counts: all three dice, +10; the Bull's Eye is 10 so far" in out
+    assert "  counts: the two highest, 5 and 3 (not 1), +8; the Bull's Eye is 18 so far" in out
+    assert "  counts: the highest, 6 (not 5 2), +6; the Bull's Eye is 24" in out
+    assert "6 3 1 | 5 3 (1)" in out  # the table shows it too, the dice not counted in brackets
+    assert "the lead's dice in brackets do not count" in out
     assert "Stop (s)" not in out  # the lead is never asked to stop
-    assert "You bet 1 chip (pot 1)" in out
-    assert "You bet 4 chips (pot 5)" in out
+    assert "Bet " not in out and "You bet" not in out  # nor to bet
     assert "The Bull's Eye is 24." in out
     assert "three 2s: the matching rule re-rolls them" in out
-    assert "the pot of 25 chips goes to optimal bot 2 (25)" in out
+    assert "the pot of 20 chips goes to optimal bot 2 (20)" in out
     standing = out[out.index("Final standing after 1 round") :]
-    assert "│ You           │      0 │   95 │" in standing
+    assert "│ You           │      0 │  100 │" in standing
+
+
+def test_the_leads_throws_mark_the_dice_that_do_not_count() -> None:
+    from dicehall.cli.screens.bullseye import lead_throws
+
+    assert lead_throws([(1, 6, 3), (5, 1, 3), (5, 2, 6)]) == "6 3 1 | 5 3 (1) | 6 (5 2)"
+    assert lead_throws([]) == "-"

@@ -141,10 +141,13 @@ def test_play_reprompts_on_bad_moves(cli: CliRunner) -> None:
         "2",
         "-o",
         "stack=30",
-        input="bet 15\nhello\nraise 20\nfold 10\nraise\n",
+        input="bet 15\nhello\nraise 20\nfold 10\nraise -10\nraise +10\nraise\n",
     )
     assert result.code == 0, result.err
     out = result.out
+    # A sign is refused, never dropped: "raise -10" is not a raise of 10.
+    assert "'raise -10': an amount is a whole number, like bet 10" in out
+    assert "'raise +10': an amount is a whole number" in out
     assert "you can't bet now; you may: fold, call, raise 10" in out
     assert "'hello' is not a move" in out
     assert "a raise here must be 10, not 20" in out
@@ -185,3 +188,66 @@ def test_bad_options_and_bots(cli: CliRunner) -> None:
     assert bad.code == 2 and "2 to 6 seats" in bad.err
     bad = cli("sim", "holdem", "--bots", "equity,shark", "-n", "1")
     assert bad.code == 2 and "no bot 'shark'" in bad.err
+
+
+def test_long_odds_are_dealt_in_chunks_and_pooled_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dicehall.cli.commands import holdem_odds
+    from dicehall.games.holdem.equity import equity, odds
+
+    pocket, board = ("6r", "6k"), ()
+    # Up to one chunk the answer is the library's own.
+    assert holdem_odds.odds_in_chunks(pocket, board, 3, 3000, 5) == odds(
+        pocket, board, 3, samples=3000, seed=5
+    )
+    monkeypatch.setattr(holdem_odds, "CHUNK", 1000)
+    told: list[tuple[int, int]] = []
+    pooled = holdem_odds.odds_in_chunks(
+        pocket, board, 3, 2500, 5, lambda done, total: told.append((done, total))
+    )
+    assert told == [(0, 2500), (1000, 2500), (2000, 2500), (2500, 2500)]
+    parts = [
+        (n, equity(pocket, board, 3, samples=n, seed=holdem_odds.chunk_seed(5, i)))
+        for i, n in enumerate((1000, 1000, 500))
+    ]
+    assert holdem_odds.chunk_seed(5, 0) == 5
+    assert pooled.win == pytest.approx(sum(n * p.win for n, p in parts) / 2500)
+    assert pooled.tie == pytest.approx(sum(n * p.tie for n, p in parts) / 2500)
+    assert pooled.share == pytest.approx(sum(n * p.share for n, p in parts) / 2500)
+    assert pooled.samples == 2500 and not pooled.exact and pooled.stderr is not None
+    # The pooled standard errors are those of one estimate of that many deals.
+    single = equity(pocket, board, 3, samples=2500, seed=9)
+    assert single.stderr is not None
+    for key in ("win", "tie", "share"):
+        assert pooled.stderr[key] == pytest.approx(single.stderr[key], rel=0.15)
+    assert holdem_odds.odds_in_chunks(pocket, board, 3, 2500, 5) == pooled  # reproducible
+
+
+def test_check_and_call_words_mean_what_the_docs_say() -> None:
+    """docs/holdem.md: ``c``/``k`` check or call as allowed; ``check`` only with nothing owed,
+    ``call`` only facing a bet; the other is refused, never turned into the allowed move."""
+    from dicehall.cli.screens.holdem import parse_action
+    from dicehall.engine import Seeded, Table, ToAct
+    from dicehall.engine.errors import InvalidInput
+    from dicehall.games.holdem import GAME
+    from dicehall.games.holdem.model import Bet, Call, Check
+
+    table = Table(GAME, 2, GAME.options({}))
+    turn = table.advance(Seeded(5), {})
+    assert isinstance(turn, ToAct)
+    legal = GAME.legal(table.state, turn.seat)
+    view = GAME.view(table.state, turn.seat)
+    assert Check() in legal and Call() not in legal  # nothing owed
+    assert parse_action("check", view, legal) == parse_action("c", view, legal) == Check()
+    assert parse_action("k", view, legal) == Check()
+    with pytest.raises(InvalidInput, match="can't do that now"):
+        parse_action("call", view, legal)
+    table.act(turn.seat, next(a for a in legal if isinstance(a, Bet)))
+    turn = table.advance(Seeded(5), {})
+    assert isinstance(turn, ToAct)
+    legal = GAME.legal(table.state, turn.seat)
+    view = GAME.view(table.state, turn.seat)
+    assert Call() in legal and Check() not in legal  # facing the bet
+    assert parse_action("call", view, legal) == parse_action("c", view, legal) == Call()
+    assert parse_action("k", view, legal) == Call()
+    with pytest.raises(InvalidInput, match="can't do that now"):
+        parse_action("check", view, legal)

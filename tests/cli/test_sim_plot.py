@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 import struct
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from matplotlib.image import imread
 
 from dicehall import games
-from dicehall.cli.sim import SeatStats, SimReport, save_plot, simulate, wilson_interval
+from dicehall.cli.sim import SeatStats, SimReport, draw, save_plot, simulate, wilson_interval
 from dicehall.games.boss import BossOptions
+from dicehall.games.holdem.model import HoldemOptions
 from tests.conftest import CliResult, CliRunner
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -124,3 +127,58 @@ def test_a_seat_that_wins_every_game_keeps_an_interval() -> None:
     assert seats[0]["win_share"] == 1.0 and high == 1.0 and 0.8 < low < 1.0
     low, high = seats[1]["win_share_95"]
     assert low == 0.0 and 0.0 < high < 0.2
+
+
+def drawn_bars(ax: Any) -> dict[str, dict[int, float]]:
+    """Read the bars back from the axes: per series label, the value each bar stands at (the
+    tick label of its slot, or its own centre on a number line) and its height."""
+    labels = ax.get_xticklabels()
+    ticks = {float(t): label.get_text() for t, label in zip(ax.get_xticks(), labels, strict=True)}
+    out: dict[str, dict[int, float]] = {}
+    for container in ax.containers:
+        bars = out.setdefault(container.get_label(), {})
+        for patch in container.patches:
+            centre = patch.get_x() + patch.get_width() / 2
+            tick = min(ticks, key=lambda t: abs(t - centre))
+            if abs(tick - centre) < 0.5:  # inside the slot of a named value
+                value = int(ticks[tick].replace("\N{MINUS SIGN}", "-"))
+            else:
+                value = round(centre)
+                assert centre == pytest.approx(value)  # a bar centred on its value
+            bars[value] = patch.get_height()
+    return out
+
+
+def shares(series: list[int]) -> dict[int, float]:
+    counts = Counter(series)
+    return {value: n / len(series) for value, n in counts.items()}
+
+
+def test_score_bars_stand_at_their_values_and_heights() -> None:
+    # Hold'em final stacks of three seats with 600 chips in play: 600 or 0, now and then 300.
+    scores = [[600, 0, 0], [0, 600, 0], [600, 0, 0], [300, 300, 0], [600, 0, 0]]
+    seats = [SeatStats("equity"), SeatStats("random"), SeatStats("random")]
+    report = SimReport("holdem", 5, 0, seats, 90.0, scores, [12, 20, 12, 31, 15])
+    figure = draw(report, "Hold'em Dice")
+    _, score_axes, turn_axes = figure.axes
+    drawn = drawn_bars(score_axes)
+    assert set(drawn) == {"1: equity", "2: random", "3: random"}
+    for i, label in enumerate(sorted(drawn)):
+        wanted = shares([game[i] for game in scores])
+        assert {v: h for v, h in drawn[label].items() if h} == pytest.approx(wanted)
+    assert [t.get_text() for t in score_axes.get_xticklabels()] == ["0", "300", "600"]
+    # One series (turns per game): bars centred on the values themselves.
+    assert drawn_bars(turn_axes) == {"all games": pytest.approx(shares(report.turns))}
+
+
+def test_holdem_stacks_from_a_simulation_are_drawn_where_they_are() -> None:
+    entry = games.get("holdem")
+    options = HoldemOptions(stack=200)
+    report = simulate(
+        entry, ["equity", "random", "random"], 30, 1, options, progress=False, keep_scores=True
+    )
+    drawn = drawn_bars(draw(report, "Hold'em Dice").axes[1])
+    for i, seat in enumerate(report.as_json()["seats"]):
+        wanted = shares([game[i] for game in report.scores])
+        label = f"{seat['seat']}: {seat['bot']}"
+        assert {v: h for v, h in drawn[label].items() if h} == pytest.approx(wanted)

@@ -102,16 +102,16 @@ def test_score_bad_input_is_a_one_line_error(
 
 
 def test_play_a_short_game_to_the_end(cli: CliRunner) -> None:
-    # Seed 3 rolls 1,2,3,4,4,4 first: set aside option 1 (1,4,4,4 = 500) and bank; that
+    # Seed 3 rolls 1,2,3,4,4,4 first: set aside entry a (1,4,4,4 = 500) and bank; that
     # reaches the target of 50, so the bot gets its one last turn and the game ends.
     result = cli(
         "play", "tenthousand", "--seats", "you,bot:heuristic", "--seed", "3",
-        "--option", "target=50", "--option", "entry_threshold=0", input="1\nb\n",
+        "--option", "target=50", "--option", "entry_threshold=0", input="a\nb\n",
     )  # fmt: skip
     assert result.code == 0, result.err
     out = result.out
     assert "You roll [1] [2] [3] [4] [4] [4]" in out
-    assert "1) set aside 1,4,4,4" in out and "500 points" in out
+    assert "a) set aside 1,4,4,4" in out and "500 points" in out
     assert "You set aside 1,4,4,4 for 500: turn total 500." in out
     assert "You bank 500: total 500." in out
     assert "You reached 50:" in out and "every other player gets one more turn" in out
@@ -122,15 +122,16 @@ def test_play_a_short_game_to_the_end(cli: CliRunner) -> None:
 
 
 def test_play_reprompts_on_bad_input_and_eof_leaves_cleanly(cli: CliRunner) -> None:
-    moves = "9\n1,1,1,1\n2,3\nhello\n[/]\n\n3\nb\nmaybe\nr\n"
+    moves = "d\n9\n1,1,1,1\n2,3\nhello\n[/]\n\nc\nb\nmaybe\nr\n"
     result = cli("play", "tenthousand", "--seats", "you,bot:random", "--seed", "3", input=moves)
     out = result.out
-    assert "Choose a number from 1 to 3." in out
+    assert "'d' is not on the list: type a letter from a to c" in out
+    assert "'9' is not a die face" in out
     assert "Not allowed: 1,1,1,1 is not part of your roll (1,2,3,4,4,4)" in out
     assert "Not allowed: 2,3 does not score; every die you set aside must score" in out
-    assert "'hello' is not a die face" in out
+    assert "'hello' is not on the list" in out
     assert "'[/]' is not a die face" in out  # shown as typed, never read as markup
-    assert "Type a number from the list" in out
+    assert "Type a letter from the list, or the dice to set aside" in out
     assert "You set aside 1 for 100: turn total 100." in out
     assert "Your first bank needs at least 1000 points; you must roll on." in out
     assert "Not allowed: you cannot bank yet" in out
@@ -156,7 +157,7 @@ def test_play_two_humans_in_hot_seat(cli: CliRunner) -> None:
     # Seed 3: Ann rolls 1,2,3,4,4,4 and banks 500 (target 50); Bob then has his last turn.
     result = cli(
         "play", "tenthousand", "--seats", "Ann,Bob", "--seed", "3",
-        "--option", "target=50", "--option", "entry_threshold=0", input="1\nb\n1\nb\n",
+        "--option", "target=50", "--option", "entry_threshold=0", input="a\nb\na\nb\n",
     )  # fmt: skip
     assert result.code == 0, result.err
     assert "Ann's turn" in result.out and "Bob's turn" in result.out
@@ -170,7 +171,8 @@ def test_play_two_humans_in_hot_seat(cli: CliRunner) -> None:
         (("--seats", "you,bot:genius"), "has no bot 'genius'"),
         (("--seats", ",".join(["bot:random"] * 9)), "takes 1 to 8 seats, not 9"),
         (("--option", "target=5"), "target must be 50 to 100000"),
-        (("--option", "entry_threshold=20000"), "entry_threshold must be 0 to the target"),
+        (("--option", "entry_threshold=20000"), "target (10000) is below entry_threshold"),
+        (("--option", "target=55"), "target (55) is below entry_threshold (1000)"),
     ],
 )
 def test_play_bad_setup_is_a_one_line_error(
@@ -229,3 +231,29 @@ def test_rules_prints_the_rules_as_implemented(cli: CliRunner) -> None:
         "heuristic",
     ):
         assert text in out, text
+
+
+def test_digits_are_always_dice_never_list_entries() -> None:
+    """On 1,1,2,3,4,4 the answer ``1`` sets aside one 1 (not the list's first entry, 1,1);
+    letters pick from the list, and faces may be written together."""
+    from dicehall.cli.screens.tenthousand import parse_set_aside
+    from dicehall.engine.errors import InvalidInput
+    from dicehall.games.tenthousand.rules import SetAside
+    from dicehall.games.tenthousand.scoring import set_asides
+
+    choices = [SetAside(keep) for keep, _ in set_asides((1, 1, 2, 3, 4, 4))]
+    assert choices[0] == SetAside((1, 1))
+    assert parse_set_aside("1", choices) == SetAside((1,))
+    assert parse_set_aside("a", choices) == choices[0]
+    assert parse_set_aside(" B ", choices) == choices[1]
+    assert parse_set_aside("11", choices) == parse_set_aside("1 1", choices) == SetAside((1, 1))
+    assert parse_set_aside("1,1", choices) == SetAside((1, 1))
+    for bad, message in (
+        ("", "Type a letter"),
+        ("z", "'z' is not on the list"),
+        ("ab", "'ab' is not on the list"),
+        ("7", "'7' is not a die face"),
+        ("1 x", "'x' is not a die face"),
+    ):
+        with pytest.raises(InvalidInput, match=message):
+            parse_set_aside(bad, choices)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from dicehall.games.tenthousand import cache
+from dicehall.games.tenthousand import GAME, cache
+from dicehall.games.tenthousand.advice import solo_hint
 from tests.conftest import CliResult, CliRunner
 
 SMALL = ("-o", "target=1500", "-o", "entry_threshold=500")
@@ -72,29 +73,57 @@ def test_solve_table_shows_the_figures(cli: CliRunner) -> None:
         assert text in result.out
 
 
-def test_hint_json_ranks_every_choice(cli: CliRunner) -> None:
+def test_hint_table_ranks_every_choice_by_the_chance_to_win(cli: CliRunner) -> None:
+    result = cli(
+        "hint", "tenthousand", "--roll", "1,2,2,2,4,5", "--banked", "300",
+        "--opponent", "700", "--turn", "100", *SMALL,
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    assert "chance to win" in result.out and "opponent 700" in result.out
+    rows = [line for line in result.out.splitlines() if "%" in line and "│" in line]
+    assert len(rows) == 14  # seven set-asides, each banked or rolled on
+    chances = [float(row.split("│")[-2].strip().rstrip("%")) for row in rows]
+    assert chances == sorted(chances, reverse=True)
+
+
+def test_hint_json_is_the_seat_hint(cli: CliRunner) -> None:
     result = cli(
         "hint", "tenthousand", "--roll", "1,2,2,2,4,5", "--banked", "300",
         "--opponent", "700", "--turn", "100", "--json", *SMALL,
     )  # fmt: skip
     assert result.code == 0, result.err
     data = json.loads(result.out)
-    assert data["measure"] == "win_probability" and data["opponent"] == 700
-    assert len(data["options"]) == 14  # seven set-asides, each banked or rolled on
-    values = [o["value"] for o in data["options"]]
+    assert set(data) == {"summary", "choices", "note", "basis", "basis_text"}
+    assert data["basis"] == "exact"
+    choices = data["choices"]
+    assert len(choices) == 5  # the best five of the seven set-asides
+    assert set(choices[0]) == {"keep", "points", "then", "value", "text"}
+    values = [c["value"] for c in choices]
     assert values == sorted(values, reverse=True)
-    assert set(data["options"][0]) == {
-        "keep", "points", "turn_total", "then", "dice_to_roll", "value",
-    }  # fmt: skip
+    # Each set-aside is worth its better follow-up, in expected points of the turn.
+    options = GAME.options({"target": 1500, "entry_threshold": 500})
+    solo = solo_hint((1, 2, 2, 2, 4, 5), 100, 300, options).choices
+    for choice in choices:
+        best = max(c.value for c in solo if list(c.keep) == choice["keep"])
+        assert choice["value"] == pytest.approx(best)
+    assert data["summary"] == f"Best: {choices[0]['text']}."
 
 
 def test_hint_solo_ranks_by_expected_points(cli: CliRunner) -> None:
     result = cli("hint", "tenthousand", "--roll", "1,2,2,2,4,5", "--solo", "--json")
     data = json.loads(result.out)
-    assert data["measure"] == "expected_points" and data["opponent"] is None
-    best = data["options"][0]
-    assert (best["keep"], best["then"], best["dice_to_roll"]) == ([1], "roll", 5)
+    best = data["choices"][0]
+    assert (best["keep"], best["then"], best["points"]) == ([1], "roll 5 dice", 100)
     assert best["value"] == pytest.approx(288.6, abs=0.05)
+    table = cli("hint", "tenthousand", "--roll", "1,2,2,2,4,5", "--solo")
+    assert "expected points" in table.out and "288.6" in table.out
+
+
+def test_hint_json_on_a_roll_that_zeroes_out(cli: CliRunner) -> None:
+    result = cli("hint", "tenthousand", "--roll", "2,3,4,6,6,4", "--solo", "--json")
+    assert result.code == 0, result.err
+    # The roll ends the turn: the seat has nothing to decide, as on the site.
+    assert json.loads(result.out) == {"summary": "Hints appear here on your turn.", "choices": []}
 
 
 def test_hint_table_and_the_last_turn(cli: CliRunner) -> None:
@@ -125,6 +154,7 @@ def test_hint_on_a_roll_that_zeroes_out(cli: CliRunner) -> None:
 )
 def test_hint_bad_input_is_one_line(cli: CliRunner, args: tuple[str, ...], text: str) -> None:
     one_line_error(cli("hint", "tenthousand", *args, *SMALL), text)
+    one_line_error(cli("hint", "tenthousand", *args, "--json", *SMALL), text)
 
 
 def test_bad_options_are_one_line(cli: CliRunner) -> None:
@@ -134,7 +164,7 @@ def test_bad_options_are_one_line(cli: CliRunner) -> None:
 
 def test_terminal_game_against_the_optimal_bot(cli: CliRunner) -> None:
     # Always keep the first listed set-aside and roll on until banking is offered, then bank.
-    answers = "\n".join(["1", "r", "1", "b"] * 60) + "\n"
+    answers = "\n".join(["a", "r", "a", "b"] * 60) + "\n"
     result = cli(
         "play", "tenthousand", "--seats", "you,bot:optimal", "--seed", "5",
         "-o", "target=600", "-o", "entry_threshold=0", input=answers,

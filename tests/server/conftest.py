@@ -11,11 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dicehall.server.app import create_app
-from dicehall.server.clock import now
-from dicehall.server.config import Settings
-from dicehall.server.models import User
-from dicehall.server.security import issue_api_token
-from dicehall.server.services import Services, build_services
+from dicehall.server.core.config import Settings
+from dicehall.server.domain.services import Services, build_services
+from tests.live import add_user
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -61,6 +59,12 @@ def site_settings(db_url: str, **overrides: object) -> Settings:
         "argon2_memory_kib": 1024,
         "dice_batch_size": 40,
         "auth_rate_per_minute": 1000,
+        # Slow bots' tables are built by the tests that need them, not by every app.
+        "warm_bots": False,
+        "bot_workers": 1,
+        # A cold hint worker is spawned on first use, which takes seconds on a loaded CI
+        # machine; the tests of the budget itself set their own.
+        "hint_seconds": 60.0,
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]
@@ -103,18 +107,6 @@ def make_user(services: Services) -> MakeUser:
     """Create a user directly in the database; return bearer headers for them."""
 
     def make(name: str) -> Headers:
-        with services.sessions() as db, db.begin():
-            user = User(
-                user_id=name,
-                key=name.lower(),
-                password_hash=services.hasher.hash("correct horse battery"),
-                display_name=name,
-                about="",
-                created_at=now(),
-            )
-            db.add(user)
-            db.flush()
-            secret, _ = issue_api_token(db, user, "tests")
-        return {"Authorization": f"Bearer {secret}"}
+        return add_user(services, name, services.hasher.hash("correct horse battery"))
 
     return make

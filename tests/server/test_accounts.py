@@ -11,10 +11,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
 from dicehall.server.app import create_app
-from dicehall.server.clock import now
-from dicehall.server.models import ApiToken, AuthSession, User
-from dicehall.server.security import SESSION_COOKIE, digest
-from dicehall.server.services import Services, build_services
+from dicehall.server.core.clock import now
+from dicehall.server.core.models import ApiToken, AuthSession, User
+from dicehall.server.core.security import SESSION_COOKIE, digest
+from dicehall.server.domain.services import Services, build_services
 from tests.server.conftest import MakeUser, site_settings
 
 API = "/api/v1"

@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from dicehall.server.clock import now
-from dicehall.server.models import User
-from dicehall.server.security import SESSION_COOKIE, issue_api_token, open_session
-from dicehall.server.services import Services
+from dicehall.server.core.clock import now
+from dicehall.server.core.models import User
+from dicehall.server.core.security import SESSION_COOKIE, issue_api_token, open_session
+from dicehall.server.domain.services import Services
 from tests.server.conftest import MakeUser
 from tests.server.test_accounts import API, PASSWORD, error
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from dicehall.server.accounts import TOKENS_PER_USER
-from dicehall.server.services import Services
+from dicehall.server.domain.account_checks import TOKENS_PER_USER
+from dicehall.server.domain.services import Services
 from tests.server.conftest import MakeUser
 from tests.server.test_accounts import API, error, sign_up
 

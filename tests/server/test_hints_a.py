@@ -8,11 +8,11 @@ import pytest
 
 from dicehall.games.boatzee import GAME as BOATZEE
 from dicehall.games.boatzee import BoatzeeOptions, BoatzeeState
+from dicehall.games.boatzee import seat_hint as boatzee_hints
 from dicehall.games.boatzee.card import empty_card
 from dicehall.games.tenthousand import GAME as TENTHOUSAND
 from dicehall.games.tenthousand import rules as tt
-from dicehall.server.hints import boatzee as boatzee_hints
-from dicehall.server.hints import hint_for
+from tests.games.hints import hint_for
 
 
 def _boatzee(dice: tuple[int, ...], rolls: int = 1, columns: int = 1) -> tuple[Any, Any]:
@@ -45,7 +45,7 @@ def _tenthousand(
 
 
 def test_both_games_register_a_hint() -> None:
-    assert hint_for("boatzee") is boatzee_hints.boatzee_hint
+    assert hint_for("boatzee") is boatzee_hints.seat_hint
     assert hint_for("tenthousand") is not None
 
 
@@ -54,7 +54,7 @@ def test_boatzee_scores_a_boatzee_and_keeps_a_straight_draw(
     solved: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if not solved:  # the heuristic evaluation, as on a server without the solved tables
-        monkeypatch.setattr(boatzee_hints, "_solved", lambda columns, ruleset: None)
+        monkeypatch.setattr(boatzee_hints, "_solved", lambda *rules: None)
     fn = hint_for("boatzee")
     assert fn is not None
     got = fn(*_boatzee((4, 4, 4, 4, 4)))

@@ -17,7 +17,7 @@ from dicehall.games.bullseye.model import BullseyeOptions
 from dicehall.games.bullseye.stopping import hint as stopping_hint
 from dicehall.games.holdem import GAME as HOLDEM
 from dicehall.games.holdem.model import Fold, HoldemOptions
-from dicehall.server.hints import hint_for
+from tests.games.hints import hint_for
 
 
 def _at_turn(table: Table[Any, Any], seed: int) -> int:

@@ -15,9 +15,9 @@ import pytest
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.engine.events import decode_event, replay
-from dicehall.server.live import LiveServer, add_user
-from dicehall.server.models import EventRow, GameRow
-from dicehall.server.services import Services, build_services
+from dicehall.server.core.models import EventRow, GameRow
+from dicehall.server.domain.services import Services, build_services
+from tests.live import LiveServer, add_user
 from tests.server.conftest import site_settings
 from tests.server.pig_entry import PIG_PLUGIN, register_pig
 

@@ -11,8 +11,8 @@ import redis
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
-from dicehall.server.live import LiveServer, add_user
-from dicehall.server.services import build_services
+from dicehall.server.domain.services import build_services
+from tests.live import LiveServer, add_user
 from tests.server.conftest import MakeUser, site_settings
 from tests.server.pig_entry import PIG_PLUGIN, register_pig
 
@@ -33,12 +33,16 @@ def test_your_turn_push_in_process(client: TestClient, make_user: MakeUser) -> N
     with client.websocket_connect(f"{API}/ws", headers=bob) as socket:
         assert socket.receive_json() == {"type": "hello"}
         while True:
-            game = client.post(
+            invited = client.post(
                 f"{API}/games", json={"game": "pig", "seats": ["me", "bob"]}, headers=alice
             ).json()
-            created = socket.receive_json()
-            assert created["game"] == game["id"]
-            assert created["your_turn"] is (game["to_act"] == 1)
+            invitation = socket.receive_json()
+            assert invitation["game"] == invited["id"]
+            assert (invitation["status"], invitation["your_turn"]) == ("waiting", False)
+            game = client.post(f"{API}/games/{invited['id']}/accept", headers=bob).json()
+            started = socket.receive_json()
+            assert (started["game"], started["status"]) == (game["id"], "active")
+            assert started["your_turn"] is (game["to_act"] == 1)
             if game["to_act"] == 0:  # not passed to bob by a first roll of 1
                 break
         response = client.post(

@@ -47,3 +47,27 @@ def click_and_wait(page: Page, test_id: str) -> None:
     old = page.locator("#board").get_attribute("data-version") or ""
     page.get_by_test_id(test_id).click()
     wait_version(page, old)
+
+
+def settled_game(page: Page, game_id: int, seconds: float = 60) -> dict[str, Any]:
+    """The game once no bot (nor the dice) has the turn, and the board showing it.
+
+    Bots move after a person's move, in the background: a board first says a bot is
+    thinking (its controls off), then shows the bot's move when it lands.
+    """
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        game = game_json(page, game_id)
+        if game["bot_turn"] is None:
+            break
+        assert time.monotonic() < deadline, f"the bot never moved: {game['bot_turn']}"
+        page.wait_for_timeout(100)
+    page.wait_for_function(
+        "v => Number(document.getElementById('board').dataset.version) >= v",
+        arg=game["version"],
+        timeout=seconds * 1000,
+    )
+    settle(page)
+    return game_json(page, game_id)

@@ -99,7 +99,7 @@ def test_whole_boatzee_game_by_clicking(page: Page) -> None:
         if turn == 6:
             shoot(page, "board-boatzee-midgame")
     expect(board).to_have_attribute("data-status", "finished")
-    expect(page.get_by_test_id("result")).to_contain_text("Final")
+    expect(page.get_by_test_id("final")).to_contain_text("Final: ")
     assert page.locator(".bz-card").count() == 2
     assert page.locator(".bz-box").count() == 0
     total = int(page.get_by_test_id("total-0").inner_text())

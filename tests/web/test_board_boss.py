@@ -3,8 +3,12 @@ rule, the two-pair ban, and the showdown in the history."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from playwright.sync_api import Page, expect
 
+from dicehall.engine import codec
+from dicehall.games.boss.rules import GAME, BossState
 from tests.web.boards import COUNT_FETCHES
 from tests.web.boards import click_and_wait as _click_and_wait
 from tests.web.boards import game_json as _game
@@ -88,30 +92,13 @@ def test_boss_hand_with_both_calls(page: Page) -> None:
 
 
 FAKE = """
-async ([roll]) => {
+async ([game]) => {
   const core = await import('/static/js/board-core.js');
   const board = await import('/static/js/boards/boss.js');
   const css = document.createElement('link');
   css.rel = 'stylesheet';
   css.href = '/static/css/boards/boss.css';
   await new Promise((done) => { css.onload = done; document.head.append(css); });
-  const keeps = [];
-  const n = roll.length;
-  for (let mask = 0; mask < 1 << n; mask += 1) {
-    const dice = roll.filter((_, i) => mask & (1 << i)).sort((a, b) => a - b);
-    const counts = {};
-    dice.forEach((d) => { counts[d] = (counts[d] || 0) + 1; });
-    if (Object.values(counts).filter((c) => c === 2).length >= 2) continue;
-    if (!keeps.some((k) => k.join() === dice.join())) keeps.push(dice);
-  }
-  const game = {
-    id: 999, version: 5, status: 'active', my_seat: 1, to_act: 1, your_turn: true,
-    seats: [{seat: 0, user: 'boss', bot: null}, {seat: 1, user: 'me', bot: null}],
-    legal: keeps.map((dice) => ({type: 'keep', dice})), result: null,
-    view: {type: 'boss_view', seat: 1, target: 2, max_pickups: null, horses: [0, 0],
-      phase: 'keep', first_rolls: [[6, 6, 6, 2, 1], roll], boss: 0, boss_kept: [6, 6, 6],
-      concealed: null, keep: null, pickups: 0, hands: 0, history: []},
-  };
   const root = document.getElementById('board');
   root.replaceChildren();
   const posted = [];
@@ -122,6 +109,24 @@ async ([roll]) => {
 """
 
 
+def _keeping(roll: tuple[int, ...]) -> dict[str, Any]:
+    """A made-up position, as the API would send it: seat 2 keeps from ``roll`` against
+    the Boss's 6 6 6 (view and legal actions from the rules, through the codec)."""
+    state = BossState(2, None, (0, 0), "keep", ((6, 6, 6, 2, 1), roll), boss=0, concealed=(3, 4))
+    return {
+        "id": 999,
+        "version": 5,
+        "status": "active",
+        "my_seat": 1,
+        "to_act": 1,
+        "your_turn": True,
+        "seats": [{"seat": 0, "user": "boss", "bot": None}, {"seat": 1, "user": "me", "bot": None}],
+        "legal": [codec.encode(a) for a in GAME.legal(state, 1)],
+        "result": None,
+        "view": codec.encode(GAME.view(state, 1)),
+    }
+
+
 def _two_pair_keep_is_refused_with_the_reason(page: Page) -> None:
     """The keep controls on a made-up position (one site start serves both checks)."""
     page.goto("/")
@@ -129,7 +134,7 @@ def _two_pair_keep_is_refused_with_the_reason(page: Page) -> None:
         "() => { const d = document.createElement('div'); d.id = 'board';"
         " document.querySelector('main').replaceChildren(d); }"
     )
-    page.evaluate(FAKE, [[2, 2, 5, 5, 3]])
+    page.evaluate(FAKE, [_keeping((2, 2, 5, 5, 3))])
     for i in (1, 2, 3, 4):
         page.get_by_role("button", name=f"die {i} showing").click()
     keep = page.get_by_test_id("keep")

@@ -7,7 +7,8 @@ from playwright.sync_api import Page, expect
 
 from tests.web.boards import COUNT_FETCHES
 from tests.web.boards import click_and_wait as _click_and_wait
-from tests.web.boards import game_json as _game
+from tests.web.boards import game_json as _game_now
+from tests.web.boards import settled_game as _game
 from tests.web.conftest import create_game_api, shoot, signup_api
 
 
@@ -19,8 +20,14 @@ def test_holdem_fold_then_showdown(page: Page) -> None:
     page.add_init_script(COUNT_FETCHES)
     page.goto(f"/games/{game_id}")
     board = page.locator("#board")
+    first = _game_now(page, game_id)
+    if first["bot_turn"] is not None:
+        # The bot acts first: the board says so and keeps every control off meanwhile.
+        expect(board).to_have_attribute("data-thinking", "true")
+        expect(page.locator("#board-status")).to_contain_text("equity bot")
     game = _game(page, game_id)
     expect(board).to_have_attribute("data-version", str(game["version"]))
+    expect(board).to_have_attribute("data-thinking", "false")
     me = game["my_seat"]
 
     # my pocket is shown with its colours in words; the bot's pocket is two backs
@@ -107,7 +114,7 @@ async () => {
       street: 'turn', stacks: [0, 150, 130], out: [false, false, false],
       folded: [false, false, false], contributions: [20, 50, 30], round_bets: [0, 20, 0],
       board: ['6r', '6k', '2w', '5y'], pocket: ['6w', '1y'], to_act: 2, to_call: 20,
-      raises: 0, limit: 20,
+      raises: 0, limit: 20, max_raises: 3,
       pots: [{type: 'pot', amount: 60, eligible: [0, 1, 2]},
              {type: 'pot', amount: 40, eligible: [1, 2]}],
       rerolls: 1, max_flop_rerolls: null, last: null, winners: []},

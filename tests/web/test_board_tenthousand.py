@@ -119,7 +119,7 @@ def test_whole_ten_thousand_game_by_clicking(page: Page) -> None:
             shoot(page, "board-tenthousand-final-round")
             shots.add("final")
     expect(board).to_have_attribute("data-status", "finished")
-    expect(page.get_by_test_id("result")).to_contain_text("Final")
+    expect(page.get_by_test_id("final")).to_contain_text("Final: ")
     expect(page.get_by_test_id("final-rule")).to_contain_text("reached 1500 first")
     expect(page.get_by_test_id("pot")).to_contain_text("¢")
     shoot(page, "board-tenthousand-finished")

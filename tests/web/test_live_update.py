@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from dicehall.server.live import LiveServer
-from tests.web.conftest import create_game_api, shoot, signup_api
+from tests.live import LiveServer
+from tests.web.conftest import accept_game_api, create_game_api, shoot, signup_api
 
 
 def open_board(page: Page, game_id: int) -> None:
@@ -21,12 +21,15 @@ def version(page: Page) -> int:
 def test_two_players_see_each_others_moves_live(
     browser: Browser, site: LiveServer, context: BrowserContext
 ) -> None:
-    other = browser.new_context(base_url=site.base, viewport={"width": 900, "height": 900})
+    other = browser.new_context(
+        base_url=site.base, viewport={"width": 900, "height": 900}, bypass_csp=True
+    )
     other.set_default_timeout(15_000)
     try:
-        signup_api(other, "bella")
+        bella_csrf = signup_api(other, "bella")
         csrf = signup_api(context, "alma")
         game_id = create_game_api(context, csrf, "boatzee", ["me", "user:bella"])
+        accept_game_api(other, bella_csrf, game_id)
         alma, bella = context.new_page(), other.new_page()
         open_board(alma, game_id)
         open_board(bella, game_id)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from dicehall.server.live import LiveServer
+from tests.live import LiveServer
 from tests.web.conftest import shoot, signup_api
 
 PASSWORD = "correct horse 42"
@@ -137,7 +137,7 @@ def test_waiting_room_join_from_a_second_browser(
     expect(page).to_have_url(re.compile(r"/games/\d+$"))
     game_id = page.url.rsplit("/", 1)[1]
 
-    other: BrowserContext = browser.new_context(base_url=site.base)
+    other: BrowserContext = browser.new_context(base_url=site.base, bypass_csp=True)
     try:
         other.set_default_timeout(15_000)
         signup_api(other, "kite")

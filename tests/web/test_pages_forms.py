@@ -12,10 +12,13 @@ from fastapi.testclient import TestClient
 
 from dicehall import games
 from dicehall.server.app import create_app
-from dicehall.server.models import DiceBatch
-from dicehall.server.services import Services, build_services
+from dicehall.server.core.models import DiceBatch
+from dicehall.server.domain.services import Services, build_services
+from dicehall.server.web import forms
 from dicehall.server.web.markdown import to_html
 from tests.server.conftest import site_settings
+
+API = "/api/v1"
 
 
 @pytest.fixture
@@ -146,6 +149,61 @@ def test_new_game_form_errors(web: TestClient) -> None:
     assert web.get(answer.headers["location"]).status_code == 200
 
 
+def test_a_typed_user_id_with_a_bot_chosen_is_refused_not_ignored(web: TestClient) -> None:
+    csrf = _signup(web, "erin")
+    _signup_other = web.post  # the invited user need not exist: the ambiguity is refused first
+    answer = _signup_other(
+        "/new/boss", data={"csrf_token": csrf, "opp1": "bot:heuristic", "user1": "frank"}
+    )
+    assert answer.status_code == 422
+    message = _error_of(answer.text, "user1")
+    assert "bot: heuristic" in message and "frank" in message
+    answer = web.post("/new/boss", data={"csrf_token": csrf, "opp1": "open", "user1": "frank"})
+    assert "an open seat" in _error_of(answer.text, "user1")
+    assert web.get("/status").text.count('href="/games/') == 0
+
+
+def test_bots_are_offered_weakest_first_with_a_line_each(web: TestClient) -> None:
+    _signup(web, "gina")
+    for name in games.available():
+        entry = games.get(name)
+        page = web.get(f"/new/{name}").text
+        offered = re.findall(r'<option value="bot:([^"]+)"', page.split('name="opp1"')[1])
+        offered = offered[: len(entry.bots)]
+        assert offered == [bot for bot, _ in entry.ranked_bots()]
+        assert offered[0] == "random"
+        for bot, note in entry.ranked_bots():
+            assert note, f"{name}'s bot {bot} has no description"
+            assert note in html_lib.unescape(page)
+    boss = games.get("boss").ranked_bots()
+    assert [bot for bot, _ in boss] == ["random", "heuristic", "odds", "equilibrium"]
+
+
+def test_every_bad_option_is_reported_in_the_forms_words(web: TestClient) -> None:
+    csrf = _signup(web, "hank")
+    answer = web.post(
+        "/new/tenthousand",
+        data={"csrf_token": csrf, "opp1": "bot:random", "opt_target": "10000",
+              "opt_entry_threshold": "0", "opt_ante": "-25", "opt_zero_penalty": "many"},
+    )  # fmt: skip
+    assert answer.status_code == 422
+    ante = _error_of(answer.text, "opt_ante")
+    penalty = _error_of(answer.text, "opt_zero_penalty")
+    assert "“Ante (cents)” must be 0 to 100000" in ante
+    assert "“Zero penalty (cents)” must be a whole number" in penalty
+    answer = web.post(
+        "/new/bullseye",
+        data={"csrf_token": csrf, "opp1": "bot:random", "opp2": "bot:random",
+              "opt_rounds": "0", "opt_target_points": "55", "opt_bet_limit": "5000",
+              "opt_bank": "100"},
+    )  # fmt: skip
+    limit = _error_of(answer.text, "opt_bet_limit")
+    assert "“Bet limit”" in limit and "bet_limit" not in answer.text.split("<form")[0]
+    # Rounds 0 with a target is a valid combination: only the bet limit is wrong.
+    assert 'id="f-opt_rounds-error"' not in answer.text
+    assert "shown, never charged" in web.get("/new/tenthousand").text
+
+
 def test_every_game_has_a_new_game_form_and_a_rules_page(web: TestClient) -> None:
     _signup(web, "dave")
     for name in games.available():
@@ -224,7 +282,7 @@ def test_profile_reports_both_fields_and_waiting_room_join_errors(web: TestClien
 
 
 def test_waiting_room_names_the_house_rules(web: TestClient) -> None:
-    from dicehall.server.web.pages import house_rules
+    from dicehall.server.web.game_pages import house_rules
 
     csrf = _signup(web, "gwen")
     answer = web.post("/new/boss", data={"csrf_token": csrf, "opp1": "open", "opt_horses": "3"})
@@ -237,3 +295,163 @@ def test_waiting_room_names_the_house_rules(web: TestClient) -> None:
     assert house_rules("boatzee", {"columns": 3, "ruleset": "yahtzee"}) == (
         "columns 3, ruleset yahtzee"
     )
+
+
+def _new_game_id(answer: object) -> str:
+    location: str = answer.headers["location"]  # type: ignore[attr-defined]
+    return location.rsplit("/", 1)[1]
+
+
+def test_an_invitation_is_answered_from_the_status_page(web: TestClient) -> None:
+    """Naming a user invites them: the game waits for their Accept, or a Decline calls it
+    off, and its creator may call it off first."""
+    other = TestClient(web.app, follow_redirects=False)
+    bob_csrf = _signup(other, "bobby")
+    csrf = _signup(web, "alva")
+    games_made = [
+        _new_game_id(
+            web.post(
+                "/new/boss",
+                data={"csrf_token": csrf, "opp1": "user", "user1": "bobby", "opt_horses": "2"},
+            )
+        )
+        for _ in range(3)
+    ]
+    accepted, declined, withdrawn = games_made
+
+    mine = web.get("/status").text
+    assert "waiting for bobby to accept" in mine
+    assert f'action="/games/{withdrawn}/cancel"' in mine
+    theirs = other.get("/status").text
+    assert "Invitations to you" in theirs and "alva invites you" in theirs
+    assert f'action="/games/{accepted}/accept"' in theirs
+    assert f'action="/games/{accepted}/cancel"' not in theirs
+
+    # A stale form token changes nothing and says why.
+    stale = other.post(f"/games/{accepted}/accept", data={"csrf_token": "nope"})
+    assert stale.status_code == 422 and f'id="answer-{accepted}-error"' in stale.text
+    # Only the creator may call a game off.
+    refused = other.post(f"/games/{withdrawn}/cancel", data={"csrf_token": bob_csrf})
+    assert refused.status_code == 403 and "Only the player who created" in refused.text
+
+    answer = other.post(f"/games/{accepted}/accept", data={"csrf_token": bob_csrf})
+    assert answer.status_code == 303 and answer.headers["location"] == f"/games/{accepted}"
+    answer = other.post(f"/games/{declined}/decline", data={"csrf_token": bob_csrf})
+    assert answer.status_code == 303 and answer.headers["location"] == "/status"
+    answer = web.post(f"/games/{withdrawn}/cancel", data={"csrf_token": csrf})
+    assert answer.status_code == 303
+    again = other.post(f"/games/{declined}/accept", data={"csrf_token": bob_csrf})
+    assert again.status_code == 409 and "You have no open invitation" in again.text
+
+    statuses = {g["id"]: g["status"] for g in web.get("/api/v1/games").json()}
+    assert statuses[int(accepted)] == "active"
+    assert statuses[int(declined)] == statuses[int(withdrawn)] == "cancelled"
+    assert "Called off" in web.get("/status").text
+
+
+def test_unknown_addresses_get_the_sites_page_and_the_api_keeps_json(web: TestClient) -> None:
+    for path in ("/nonexistent", "/users", "/games"):
+        answer = web.get(path)
+        assert answer.status_code == 404
+        assert answer.headers["content-type"].startswith("text/html")
+        assert "Not found" in answer.text and "There is no page at this address." in answer.text
+    api = web.get("/api/v1/nothing-here")
+    assert api.status_code == 404 and api.json()["code"] == "not_found"
+    assert web.get("/static/nothing.js").status_code == 404
+
+
+def test_every_page_has_a_favicon_and_the_header_names_me_by_my_display_name(
+    web: TestClient,
+) -> None:
+    home = web.get("/").text
+    assert '<link rel="icon" href="/static/favicon.svg"' in home
+    icon = web.get("/static/favicon.svg")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    csrf = _signup(web, "dora")
+    saved = web.post("/profile", data={"csrf_token": csrf, "display_name": "Dora D", "about": ""})
+    assert saved.status_code in (200, 303)
+    header = web.get("/status").text.split("</header>")[0]
+    assert "Dora D" in header and "(dora)" in header
+    footer = web.get("/status").text.split("<footer")[1]
+    assert 'class="separator"' in footer
+
+
+def _row_of(page: str, game: str) -> str:
+    found = re.search(rf'<tr[^>]*>\s*<td[^>]*><a href="/games/{game}">.*?</tr>', page, re.S)
+    assert found, f"game {game} is not listed"
+    return html_lib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(0))))
+
+
+def test_status_page_has_scores_turns_times_and_results(web: TestClient) -> None:
+    csrf = _signup(web, "ivan")
+    answer = web.post(
+        "/new/boss", data={"csrf_token": csrf, "opp1": "bot:random", "opt_horses": "1"}
+    )
+    game = _new_game_id(answer)
+    status = web.get("/status").text
+    row = _row_of(status, game)
+    # The hand being played (a hand with no Boss is rolled again, so not always the first).
+    assert "your turn" in row and re.search(r"hand \d+", row) and "just now" in row
+    assert "you: 0 · random bot: 0" in row
+    assert "<title>(1) Game status" in status
+    assert web.get(f"{API}/games/waiting-on-me").json() == {"your_turn": 1, "invitations": 0}
+    # Play the one-horse game out (random legal moves) and read the result.
+    for _ in range(300):
+        state = web.get(f"{API}/games/{game}").json()
+        if state["status"] == "finished":
+            break
+        moved = web.post(
+            f"{API}/games/{game}/actions",
+            json={"action": state["legal"][0], "expected_version": state["version"]},
+            headers={"X-CSRF-Token": csrf},
+        )
+        assert moved.status_code == 200, moved.text
+    else:
+        pytest.fail("the game did not end")
+    winners = state["result"]["winners"]
+    row = _row_of(web.get("/status").text, game)
+    expected = "you won" if winners == [0] else "you lost (random bot won)"
+    assert expected in row
+    horses = state["result"]["scores"]
+    assert f"you: {horses[0]} · random bot: {horses[1]}" in row
+    assert "<title>Game status" in web.get("/status").text
+    assert web.get(f"{API}/games/waiting-on-me").json() == {"your_turn": 0, "invitations": 0}
+
+
+def test_moments_read_as_people_say_them() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from dicehall.server.web.moments import ago, moment
+
+    at = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+    assert ago(at - timedelta(seconds=30), at) == "just now"
+    assert ago(at - timedelta(minutes=1, seconds=5), at) == "1 minute ago"
+    assert ago(at - timedelta(hours=5), at) == "5 hours ago"
+    assert ago(at - timedelta(days=2, hours=3), at) == "2 days ago"
+    shown = moment("2026-11-21T08:30:00+00:00", at)
+    assert shown.exact == "2026-11-21 08:30 UTC" and shown.ago == "2 days ago"
+
+
+def test_rules_pages_speak_the_sites_words_and_lead_to_a_game(web: TestClient) -> None:
+    home = html_lib.unescape(web.get("/").text)
+    for name in games.NAMES:  # a test game registered by another test has no options table
+        title = games.get(name).game.title
+        assert f'<a class="button" href="/new/{name}">Play {title}</a>' in home
+        page = html_lib.unescape(web.get(f"/rules/{name}").text)
+        assert f'href="/new/{name}"' in page
+        assert "-o name=value" not in page and "--option" not in page
+        assert "<!-- options -->" not in page
+        for spec in forms.option_fields(name):
+            assert spec.label in page, f"{name}: the option {spec.label!r} is not explained"
+            assert f"option `{spec.name}`" not in page and f"<code>{spec.name}</code>" not in page
+    tenthousand = re.sub(r"\s+", " ", html_lib.unescape(web.get("/rules/tenthousand").text))
+    assert "option “Entry threshold”" in tenthousand
+    assert web.get("/new/boss").status_code == 303  # a visitor is asked to log in first
+
+
+def test_terminal_rules_keep_the_option_names() -> None:
+    for name in games.NAMES:
+        text = games.get(name).rules_for("terminal")
+        assert "<!-- options -->" not in text and "Set them with `-o name=value`" in text
+        for spec in forms.option_fields(name):
+            assert f"`{spec.name}`" in text

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table as RichTable
@@ -18,6 +19,9 @@ from dicehall.engine.driver import play_out
 from dicehall.engine.errors import InvalidInput
 from dicehall.engine.game import Result
 from dicehall.games import GameEntry
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 @dataclass
@@ -171,6 +175,8 @@ def report_table(report: SimReport) -> RichTable:
 
 def check_plot_path(text: str) -> Path:
     """A usable file name for the picture: a ``.png`` in a directory that exists."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise InvalidInput("--plot needs dicehall's plot extra: pip install 'dicehall[plot]'")
     path = Path(text).expanduser()
     if path.suffix.lower() != ".png":
         raise InvalidInput(
@@ -183,25 +189,49 @@ def check_plot_path(text: str) -> Path:
     return path
 
 
+#: With several series, at most this many distinct values get a bar each (grouped per value).
+GROUPED_VALUES = 20
+#: At most this many possible values (from the lowest to the highest, in steps) get a bar or a
+#: bin each; beyond, 30 bins.
+VALUE_BINS = 60
+
+
 def _distribution(ax: Any, values: list[list[int]], labels: list[str], what: str) -> None:
-    """Each series' distribution: a bar per possible value when they are few, else a
-    histogram of 30 bins."""
+    """Each series' distribution, every bar where its value is.
+
+    Several series with few distinct values: groups of bars side by side, one group per value,
+    each group labelled with its value. One series with few possible values: a bar centred on
+    each value. Otherwise an outline per series over bins centred on the possible values (or
+    30 bins when there are many).
+    """
     from matplotlib.ticker import MaxNLocator
 
     games = len(values[0])
     distinct = sorted({v for series in values for v in series})
     step = math.gcd(*(b - a for a, b in pairwise(distinct))) or 1
-    if (distinct[-1] - distinct[0]) / step <= 60:
-        width = 0.8 * step / len(values)
+    possible = (distinct[-1] - distinct[0]) // step + 1
+    if len(values) > 1 and len(distinct) <= GROUPED_VALUES:
+        # Side by side, bars cannot all stand at their value on a number line (a bar for 600
+        # would stand at 440): so one slot per value, named by it.
+        width = 0.8 / len(values)
+        slots = range(len(distinct))
         for k, (series, label) in enumerate(zip(values, labels, strict=True)):
             counts = Counter(series)
-            xs = [v - 0.4 * step + width * (k + 0.5) for v in distinct]
+            xs = [slot - 0.4 + width * (k + 0.5) for slot in slots]
             ax.bar(xs, [counts[v] / games for v in distinct], width=width, label=label)
+        ax.set_xticks(list(slots), [str(v) for v in distinct])
+        ax.set_xlim(-0.6, len(distinct) - 0.4)
+    elif len(values) == 1 and possible <= VALUE_BINS:
+        counts = Counter(values[0])
+        ax.bar(distinct, [counts[v] / games for v in distinct], width=0.8 * step, label=labels[0])
         ax.set_xlim(distinct[0] - step, distinct[-1] + step)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     else:
         low, high = distinct[0], distinct[-1]
-        bins = [low + (high - low) * i / 30 for i in range(31)]
+        if possible <= VALUE_BINS:
+            bins = [low + step * (i - 0.5) for i in range(possible + 1)]
+        else:
+            bins = [low + (high - low) * i / 30 for i in range(31)]
         for series, label in zip(values, labels, strict=True):
             weights = [1 / games] * games
             ax.hist(series, bins=bins, weights=weights, histtype="step", linewidth=1.5, label=label)
@@ -209,8 +239,8 @@ def _distribution(ax: Any, values: list[list[int]], labels: list[str], what: str
     ax.set_ylabel("share of games")
 
 
-def save_plot(report: SimReport, path: Path, title: str) -> None:
-    """Draw a simulation as a PNG: win shares with their 95% intervals, each seat's score
+def draw(report: SimReport, title: str) -> Figure:
+    """A simulation's picture: win shares with their 95% intervals, each seat's score
     distribution, and the distribution of turns per game (needs ``keep_scores``)."""
     from matplotlib.figure import Figure  # drawn off screen: no display, no pyplot state
 
@@ -246,6 +276,12 @@ def save_plot(report: SimReport, path: Path, title: str) -> None:
     scores.legend(fontsize="small")
     _distribution(turns, [report.turns], ["all games"], "turns per game")
     turns.set_title(f"mean {data['mean_turns']:.2f} turns", fontsize="medium")
+    return figure
+
+
+def save_plot(report: SimReport, path: Path, title: str) -> None:
+    """Draw a simulation as a PNG (see :func:`draw`; needs ``keep_scores``)."""
+    figure = draw(report, title)
     try:
         figure.savefig(path, format="png", dpi=100)
     except OSError as exc:

@@ -1,6 +1,6 @@
 """The game-agnostic kernel: the Game contract, chance, dice sources, codec, log, driver."""
 
-from dicehall.engine.bots import Bot, BotFactory, RandomBot
+from dicehall.engine.bots import Bot, BotFactory, RandomBot, SlowBot
 from dicehall.engine.chance import ChanceRequest, Draw, Outcome, Roll, check_outcome
 from dicehall.engine.dice import DiceSource, Scripted, Seeded, System, resolve_request
 from dicehall.engine.driver import Table, play_out
@@ -40,6 +40,7 @@ __all__ = [
     "Roll",
     "Scripted",
     "Seeded",
+    "SlowBot",
     "System",
     "Table",
     "ToAct",

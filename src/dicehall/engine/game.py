@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,16 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """Where a game stands, for lists of games: each seat's score so far (the measure of
+    :class:`Result`: points, horses, chips) and which turn, hand or round is being played
+    (from 1; the game's ``turn_noun`` names it)."""
+
+    scores: tuple[int, ...]
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
 class ToAct:
     """A seat must choose an action."""
 
@@ -54,6 +65,26 @@ class Finished:
 Turn = ToAct | Chance | Finished
 
 
+def same_action(legal: object, sent: object) -> bool:
+    """Whether ``sent`` is the action ``legal``: equal, and of the same types throughout, so
+    ``1.0`` and ``True`` never pass for ``1`` (they would corrupt a saved state). Fields a
+    dataclass leaves out of its comparison (derived figures) are not looked at."""
+    if type(legal) is not type(sent):
+        return False
+    if dataclasses.is_dataclass(legal) and not isinstance(legal, type):
+        return all(
+            same_action(getattr(legal, f.name), getattr(sent, f.name))
+            for f in dataclasses.fields(legal)
+            if f.compare
+        )
+    if isinstance(legal, tuple | list):
+        assert isinstance(sent, tuple | list)
+        return len(legal) == len(sent) and all(
+            same_action(a, b) for a, b in zip(legal, sent, strict=True)
+        )
+    return legal == sent
+
+
 class Game(ABC, Generic[S, A, Opt, V]):
     """A dice game as pure functions over immutable states.
 
@@ -75,6 +106,8 @@ class Game(ABC, Generic[S, A, Opt, V]):
     action_type: ClassVar[Any]
     #: True when some seat's view hides dice another seat can see.
     hidden_information: ClassVar[bool] = False
+    #: What the game's unit of play is called ("turn", "hand", "round").
+    turn_noun: ClassVar[str] = "turn"
 
     # -- options -----------------------------------------------------------------------------
 
@@ -122,6 +155,11 @@ class Game(ABC, Generic[S, A, Opt, V]):
 
     def act(self, state: S, seat: int, action: A) -> S:
         """Apply ``seat``'s action, or raise :class:`IllegalMove` and change nothing."""
+        return self.apply(state, seat, self.legal_action(state, seat, action))
+
+    def legal_action(self, state: S, seat: int, action: A) -> A:
+        """The legal action equal to ``action``, as the rules state it (with the figures the
+        rules derive, whatever the caller sent for them), or :class:`IllegalMove`."""
         turn = self.turn(state)
         if isinstance(turn, Finished):
             raise IllegalMove("the game is over")
@@ -129,9 +167,16 @@ class Game(ABC, Generic[S, A, Opt, V]):
             raise IllegalMove("the dice must be rolled before anyone can act")
         if seat != turn.seat:
             raise IllegalMove(f"it is seat {turn.seat + 1}'s turn, not seat {seat + 1}'s")
-        if action not in self.legal(state, seat):
-            raise IllegalMove(self.why_illegal(state, seat, action))
-        return self.apply(state, seat, action)
+        for legal in self.legal(state, seat):
+            if same_action(legal, action):
+                return legal
+        try:
+            reason = self.why_illegal(state, seat, action)
+        except (TypeError, ValueError, AttributeError):
+            # A malformed action (a float where a die's position belongs...) may trip the
+            # explanation itself; it is refused all the same.
+            reason = "that move is not one of the moves allowed now"
+        raise IllegalMove(reason)
 
     def resolve(self, state: S, outcome: Outcome) -> S:
         """Apply the outcome of the pending chance request, or raise InvalidOutcome."""
@@ -140,6 +185,15 @@ class Game(ABC, Generic[S, A, Opt, V]):
             raise InvalidOutcome("no dice are pending")
         check_outcome(turn.request, outcome)
         return self.apply_outcome(state, turn.request, outcome)
+
+    def variant_title(self, options: Opt) -> str:
+        """The name of the game as these options make it (e.g. "Triple Boatzee")."""
+        return self.title
+
+    def standing(self, state: S) -> Standing | None:
+        """Each seat's score so far and the turn being played; None where a game does not
+        say (a game's scores here are public: every seat may see them)."""
+        return None
 
     def why_illegal(self, state: S, seat: int, action: A) -> str:
         """A sentence explaining why ``action`` is not legal now; games refine it."""

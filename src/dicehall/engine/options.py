@@ -1,11 +1,17 @@
-"""Generic parsing of game options from text (CLI, forms) or typed values (JSON)."""
+"""A game's options: parsed from text (CLI, forms) or typed values (JSON), and described for
+people (a label, a line of help, named choices) as dataclass field metadata on the options
+type, so every surface words an option the same way::
+
+    target: int = described(10_000, "Target score", "Points to win, 50 to 100000.")
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from dicehall.engine.errors import InvalidOptions
@@ -92,3 +98,29 @@ def parse_pairs(pairs: list[str]) -> dict[str, str]:
             raise InvalidOptions(f"an option must look like name=value, not {pair!r}")
         result[key.strip()] = value
     return result
+
+
+@dataclass(frozen=True)
+class OptionText:
+    """How an option is shown: its label, a line of help, and named choices if any."""
+
+    label: str
+    help: str = ""
+    #: (value, label) pairs, for options better chosen from a list than typed in.
+    choices: tuple[tuple[str, str], ...] = ()
+
+
+def described(
+    default: Any, label: str, help: str = "", choices: Sequence[tuple[str, str]] = ()
+) -> Any:
+    """A dataclass field with ``default`` and its :class:`OptionText` in the metadata."""
+    text = OptionText(label, help, tuple(choices))
+    return dataclasses.field(default=default, metadata={"option_text": text})
+
+
+def option_text(field: dataclasses.Field[Any]) -> OptionText:
+    """The field's :class:`OptionText` (its name, capitalised, when it has none)."""
+    text = field.metadata.get("option_text")
+    if isinstance(text, OptionText):
+        return text
+    return OptionText(field.name.replace("_", " ").capitalize())

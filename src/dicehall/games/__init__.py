@@ -1,67 +1,64 @@
-"""The registry of games: name -> the Game, its bots and its rules text."""
+"""The games: found through the ``dicehall.games`` entry-point group, one entry per game.
+
+Each game package exports ``ENTRY`` (a :class:`GameEntry`) and is listed in its
+distribution's entry points::
+
+    [project.entry-points."dicehall.games"]
+    pig = "my_pig_package:ENTRY"
+
+so a game in another installed package appears in the CLI, the API and the site alike.
+"""
 
 from __future__ import annotations
 
-import importlib
-import random
-from dataclasses import dataclass
-from importlib import resources
-from typing import Any
+import importlib.metadata
+from functools import cache
 
-from dicehall.engine.bots import Bot, BotFactory, RandomBot
 from dicehall.engine.errors import InvalidInput
-from dicehall.engine.game import Game
+from dicehall.games.entry import GameEntry, LazyBots, load
 
-#: Every game dicehall knows, in the order they are presented.
+#: The five games of dicehall itself, in the order they are presented.
 NAMES: tuple[str, ...] = ("tenthousand", "boatzee", "boss", "holdem", "bullseye")
 
-
 _EXTRA: dict[str, GameEntry] = {}
-
-
-@dataclass(frozen=True)
-class GameEntry:
-    """A game with what surrounds it: bots by name and the rules as implemented."""
-
-    name: str
-    game: Game[Any, Any, Any, Any]
-    bots: dict[str, BotFactory]
-
-    rules_text: str | None = None
-
-    @property
-    def rules(self) -> str:
-        """The rules as dicehall implements them, in Markdown."""
-        if self.rules_text is not None:
-            return self.rules_text
-        return resources.files(f"dicehall.games.{self.name}").joinpath("rules.md").read_text()
-
-    def bot(self, name: str, rng: random.Random) -> Bot:
-        """A bot by name; unknown names raise with the list of known ones."""
-        factory = self.bots.get(name)
-        if factory is None:
-            known = ", ".join(sorted(self.bots))
-            raise InvalidInput(f"{self.game.title} has no bot {name!r} (bots: {known})")
-        return factory(rng)
+_LOADED: dict[str, GameEntry] = {}
 
 
 def register(entry: GameEntry) -> None:
-    """Add a game that is not one of the five (tests and experiments)."""
+    """Add a game by hand, without an entry point (tests and experiments)."""
     _EXTRA[entry.name] = entry
 
 
+@cache
+def _references() -> dict[str, str]:
+    """Every game's ``module:ENTRY`` reference: dicehall's five, then the entry points."""
+    found = {name: f"dicehall.games.{name}:ENTRY" for name in NAMES}
+    for point in importlib.metadata.entry_points(group="dicehall.games"):
+        found.setdefault(point.name.lower(), point.value)
+    return found
+
+
+def refresh() -> None:
+    """Look for installed games again (after installing one into a running process)."""
+    _references.cache_clear()
+    _LOADED.clear()
+
+
 def available() -> tuple[str, ...]:
-    """The names of the games that are installed."""
-    found = list(_EXTRA)
-    for name in NAMES:
-        try:
-            importlib.import_module(f"dicehall.games.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"dicehall.games.{name}":
-                raise
+    """The names of the games that are installed: dicehall's five first."""
+    found: list[str] = []
+    for name in _references():
+        if name in _EXTRA:
             continue
+        try:
+            _load(name)
+        except ModuleNotFoundError as exc:
+            module = _references()[name].partition(":")[0]
+            if exc.name is None or not module.startswith(exc.name):
+                raise  # the game is there but something it needs is missing: say so
+            continue  # a partial install, or a plugin whose package has gone
         found.append(name)
-    return tuple(found)
+    return (*found, *_EXTRA)
 
 
 def get(name: str) -> GameEntry:
@@ -71,6 +68,16 @@ def get(name: str) -> GameEntry:
         return _EXTRA[key]
     if key not in available():
         raise InvalidInput(f"unknown game {name!r} (games: {', '.join(available())})")
-    module = importlib.import_module(f"dicehall.games.{key}")
-    bots: dict[str, BotFactory] = {"random": RandomBot, **getattr(module, "BOTS", {})}
-    return GameEntry(key, module.GAME, bots)
+    return _load(key)
+
+
+def _load(name: str) -> GameEntry:
+    if name not in _LOADED:
+        entry = load(_references()[name])
+        if not isinstance(entry, GameEntry) or entry.name != name:
+            raise TypeError(f"the entry point {name!r} does not name the GameEntry of {name!r}")
+        _LOADED[name] = entry
+    return _LOADED[name]
+
+
+__all__ = ["NAMES", "GameEntry", "LazyBots", "available", "get", "refresh", "register"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -12,21 +13,34 @@ from fastapi.staticfiles import StaticFiles
 from dicehall import __version__
 from dicehall.server.api import fairness, games, ws
 from dicehall.server.api.errors import install_error_handlers
-from dicehall.server.config import Settings
-from dicehall.server.limits import BodySizeLimit
-from dicehall.server.services import Services, build_services
+from dicehall.server.core.config import Settings
+from dicehall.server.domain.services import Services, build_services
+from dicehall.server.http import health, metrics
+from dicehall.server.http.accesslog import RequestObserver, access_log_enabled
+from dicehall.server.http.headers import SecurityHeaders
+from dicehall.server.http.limits import BodySizeLimit, HeaderLimits
+from dicehall.server.web.common import install_login_redirect, install_page_not_found
+from dicehall.server.workers.driver import BotDriver
+from dicehall.server.workers.hintwork import HintService
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
     """The site as an ASGI application (services are built now unless given)."""
     built = services or build_services(settings or Settings())
 
+    driver = BotDriver(built)
+    hints = HintService(built.settings.hint_workers, built.settings.hint_seconds)
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await built.broker.start()
+        await driver.start()
+        hints.bind(asyncio.get_running_loop())
         try:
             yield
         finally:
+            hints.close()
+            await driver.stop()
             await built.broker.stop()
 
     app = FastAPI(
@@ -39,9 +53,24 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         redoc_url=None,
     )
     app.state.services = built
+    app.state.driver = driver
+    app.state.hints = hints
+    app.state.metrics = metrics.SiteMetrics(built, driver.load)
     install_error_handlers(app)
+    install_login_redirect(app)
+    install_page_not_found(app)
     app.add_middleware(BodySizeLimit, max_bytes=built.settings.max_body_bytes)
-    for router in _routers():
+    app.add_middleware(
+        HeaderLimits,
+        max_count=built.settings.max_header_count,
+        max_bytes=built.settings.max_header_bytes,
+    )
+    app.add_middleware(SecurityHeaders)  # refusals above carry the headers too
+    # Outermost: refusals are logged and counted, with their request id.
+    app.add_middleware(
+        RequestObserver, metrics=app.state.metrics, log_requests=access_log_enabled()
+    )
+    for router in (health.router, metrics.router, *_routers()):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=_static_dir()), name="static")
     return app

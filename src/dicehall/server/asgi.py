@@ -7,20 +7,12 @@ import os
 from fastapi import FastAPI
 
 from dicehall.server.app import create_app
-from dicehall.server.config import Settings, default_db_url
+from dicehall.server.core.config import Settings
 
 
 def settings_from_env() -> Settings:
-    """Settings from ``DICEHALL_DB_URL``, ``DICEHALL_REDIS_URL``, ``DICEHALL_SECURE_COOKIES``
-    (1 behind HTTPS) and ``DICEHALL_AUTH_RATE`` (sign-up and log-in attempts per minute)."""
-    rate = os.environ.get("DICEHALL_AUTH_RATE", "").strip()
-    defaults = Settings(db_url="sqlite://")
-    return Settings(
-        db_url=os.environ.get("DICEHALL_DB_URL") or default_db_url(),
-        redis_url=os.environ.get("DICEHALL_REDIS_URL") or None,
-        secure_cookies=os.environ.get("DICEHALL_SECURE_COOKIES", "").lower() in {"1", "true"},
-        auth_rate_per_minute=int(rate) if rate.isdigit() else defaults.auth_rate_per_minute,
-    )
+    """Settings from the ``DICEHALL_*`` environment variables (see :class:`Settings`)."""
+    return Settings()
 
 
 def load_plugins() -> None:

@@ -14,7 +14,7 @@ from functools import cache
 
 import numpy as np
 
-from dicehall.games.boatzee.card import Card, Ruleset, allowed, fill, total, upper_total
+from dicehall.games.boatzee.card import Card, Joker, Ruleset, allowed, fill, total, upper_total
 from dicehall.games.boatzee.dice_tables import KEEP_INDEX, FloatArray, sub_keeps, transitions
 from dicehall.games.boatzee.scoring import BOATZEE, HANDS
 
@@ -43,8 +43,9 @@ def _key(card: Card) -> tuple[object, ...]:
 class Reference:
     """Optimal expected points to come (and their mean square) for small games."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    def __init__(self, ruleset: Ruleset, joker: Joker = "forced") -> None:
         self.ruleset = ruleset
+        self.joker = joker
         self._memo: dict[tuple[object, ...], Moments] = {}
 
     def future(self, card: Card) -> Moments:
@@ -61,8 +62,8 @@ class Reference:
         stop2 = np.empty(len(HANDS))
         for h, hand in enumerate(HANDS):
             best = (-np.inf, 0.0)
-            for box, column in allowed(card, hand, self.ruleset):
-                after = fill(card, hand, self.ruleset, box, column)
+            for box, column in allowed(card, hand, self.ruleset, self.joker):
+                after = fill(card, hand, self.ruleset, box, column, self.joker)
                 gain = float(total(after) - total(card))
                 rest = self.future(after)
                 value = gain + rest.mean

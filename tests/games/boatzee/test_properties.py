@@ -30,10 +30,13 @@ def independent_total(card: Card) -> int:
 def expected_points(before: BoatzeeState, box: str, dice: tuple[int, ...]) -> int:
     card = before.cards[before.current]
     five = len(set(dice)) == 1
+    # Joker values once every Boatzee box and every upper box of the face are filled (the
+    # forced rule allows a lower box only then; the free rule scores it plainly before).
     joker = (
         before.options.ruleset == "yahtzee"
         and five
         and all(column[BOX_INDEX["boatzee"]] is not None for column in card.boxes)
+        and all(column[dice[0] - 1] is not None for column in card.boxes)
     )
     if joker and box in ("full_house", "small_straight", "large_straight"):
         return {"full_house": 25, "small_straight": 30, "large_straight": 40}[box]
@@ -113,10 +116,10 @@ def check_game(seats: int, options: BoatzeeOptions, seed: int, bot: Any = None) 
     seed=st.integers(0, 2**32 - 1),
     seats=st.integers(1, 3),
     columns=st.integers(1, 3),
-    ruleset=st.sampled_from(["boatzee", "yahtzee"]),
+    rules=st.sampled_from([("boatzee", "forced"), ("yahtzee", "forced"), ("yahtzee", "free")]),
 )
-def test_random_play(seed: int, seats: int, columns: int, ruleset: str) -> None:
-    check_game(seats, BoatzeeOptions(columns, ruleset), seed)  # type: ignore[arg-type]
+def test_random_play(seed: int, seats: int, columns: int, rules: tuple[str, str]) -> None:
+    check_game(seats, BoatzeeOptions(columns, *rules), seed)  # type: ignore[arg-type]
 
 
 @settings(max_examples=6, deadline=None)

@@ -72,7 +72,7 @@ def test_registry_entry_and_rules_text() -> None:
     assert entry.game is GAME
     assert sorted(entry.bots) == ["equilibrium", "heuristic", "odds", "random"]
     assert set(BOTS) == {"equilibrium", "heuristic", "odds"}
-    text = entry.rules
+    text = entry.rules_for("terminal")
     for needle in ("`horses`", "`max_pickups`", "| 2 ", "| none", "two pairs", "push"):
         assert needle in text
 

@@ -202,8 +202,8 @@ def test_after_come_up_the_opponent_keeps_any_dice_but_two_pairs() -> None:
     assert {(), (3, 3), (5, 5), (1, 3, 3), (1, 3, 3, 5)} <= keeps
     illegal(t, 1, Keep((5, 5, 3, 3)), "you may not keep two pairs")
     illegal(t, 1, Keep((1, 3, 3, 5, 5)), "you may not keep two pairs")
-    illegal(t, 1, Keep((6,)), "does not have 6 to keep")
-    illegal(t, 1, Keep((1, 1)), "does not have 1 to keep")
+    illegal(t, 1, Keep((6,)), "has no 6 to keep")
+    illegal(t, 1, Keep((1, 1)), r"has one 1 \(not two\) to keep")
     illegal(t, 1, Keep((7,)), "7 is not a die face")
     illegal(t, 1, Keep((1, 1, 1, 1, 1, 1)), "cannot keep 6 dice")
     illegal(t, 1, ComeUp(), "only the Boss calls")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from dicehall.games.bullseye import BOTS, GAME, HeuristicBot, OptimalBot, Stop, ThrowOn
-from dicehall.games.bullseye.bots import top_score_chance
+from dicehall.games.bullseye import BOTS, GAME, Stop, ThrowOn
+from dicehall.games.bullseye.bots import HeuristicBot, OptimalBot, top_score_chance
 from dicehall.games.bullseye.stopping import best_choice, score_distribution
 from tests.games.bullseye.helpers import BullseyeTable, lead_sets, new_table, seat_plays, throw
 

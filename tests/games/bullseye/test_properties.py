@@ -15,9 +15,8 @@ from dicehall.games.bullseye import (
     GAME,
     BullseyeOptions,
     BullseyeState,
-    HeuristicBot,
-    OptimalBot,
 )
+from dicehall.games.bullseye.bots import HeuristicBot, OptimalBot
 from dicehall.games.bullseye.scoring import shared_positions
 
 
@@ -36,6 +35,9 @@ def check_invariants(before: BullseyeState, event: Event, after: BullseyeState) 
     bets = [0] * seats
     if isinstance(event, Acted):
         bets[event.seat] = event.action.bet
+        assert before.round is not None
+        if event.seat == before.round.lead:
+            assert event.action.bet == 0, "the lead does not bet"
     else:
         assert not ended and after.banks == before.banks and after.pot == before.pot
     for s in range(seats):
@@ -44,6 +46,8 @@ def check_invariants(before: BullseyeState, event: Event, after: BullseyeState) 
     assert after.pot == before.pot + sum(bets) - sum(won)
     if ended:
         assert after.pot == after.history[-1].carried
+    if after.round is None and after.lead_choice is None:
+        assert after.pot == 0, "a pot carried to the game's end goes to the winners"
     rnd = after.round
     if rnd is not None:
         for seat, throws in enumerate(rnd.counted):
@@ -84,6 +88,26 @@ def test_random_play_ends_conserves_and_replays(
     assert run.result.turns == len(run.state.history)
     top = max(run.state.points)
     assert run.result.winners == tuple(i for i, p in enumerate(run.state.points) if p == top)
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=games(), seed=st.integers(0, 2**32 - 1))
+def test_chips_are_conserved_from_start_to_end(
+    game: tuple[int, BullseyeOptions], seed: int
+) -> None:
+    seats, options = game
+    run = check_random_play(GAME, seats, options, seed, codec_every=50)
+    start = seats * options.bank
+    assert sum(run.state.banks) + run.state.pot == start
+    # Nothing is left in the pot: every chip is back in a bank.
+    assert run.state.pot == 0 and sum(run.state.banks) == start
+    got = [b - options.bank for b in run.state.banks]
+    bet = [0] * seats
+    for event in run.events:
+        if isinstance(event, Acted):
+            bet[event.seat] += event.action.bet
+    won = [sum(r.won[s] for r in run.state.history) for s in range(seats)]
+    assert got == [w - b for w, b in zip(won, bet, strict=True)]
 
 
 @settings(max_examples=25, deadline=None)

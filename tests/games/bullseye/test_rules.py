@@ -244,21 +244,44 @@ def test_scores_in_play() -> None:
 
 def test_bets_from_one_to_the_limit_and_the_bank() -> None:
     table = new_table(3, lead=0, bet_limit=4, bank=3)
-    throw(table, TARGET_23[0])
-    legal = GAME.legal(table.state, 0)
-    assert legal == tuple(ThrowOn(b) for b in range(4))  # 0 (no bet) to the bank's 3
+    lead_sets(table)
+    throw(table, (4, 5, 6))
+    legal = GAME.legal(table.state, 1)
+    # 0 (no bet) to the bank's 3, with throwing on or stopping
+    assert legal == (*(ThrowOn(b) for b in range(4)), *(Stop(b) for b in range(4)))
     before = table.state
     with pytest.raises(IllegalMove, match="at most 4 chips"):
-        table.act(0, ThrowOn(5))
+        table.act(1, ThrowOn(5))
     with pytest.raises(IllegalMove, match="only 3 chips in your bank"):
-        table.act(0, ThrowOn(4))
+        table.act(1, ThrowOn(4))
     with pytest.raises(IllegalMove, match="cannot be negative"):
-        table.act(0, ThrowOn(-1))
+        table.act(1, ThrowOn(-1))
     assert table.state == before
-    table.act(0, ThrowOn(2))  # the lead may bet too
-    assert (table.state.banks, table.state.pot) == ((1, 3, 3), 2)
+    table.act(1, ThrowOn(2))
+    assert (table.state.banks, table.state.pot) == ((3, 1, 3), 2)
     rnd = table.state.round
-    assert rnd is not None and rnd.bets == (2, 0, 0)
+    assert rnd is not None and rnd.bets == (0, 2, 0)
+
+
+def test_the_lead_does_not_bet() -> None:
+    table = new_table(3, lead=0, bet_limit=4, bank=3)
+    for i, dice in enumerate(TARGET_23):
+        throw(table, dice)
+        move = ThrowOn if i < 2 else Stop
+        assert GAME.legal(table.state, 0) == (move(0),)
+        assert GAME.max_bet(table.state, 0) == 0
+        before = table.state
+        for bet in (1, 3, 5):
+            reason = GAME.why_illegal(table.state, 0, move(bet))
+            assert reason == "the lead does not bet: the lead cannot take the round's pot"
+            with pytest.raises(IllegalMove, match="the lead does not bet"):
+                table.act(0, move(bet))
+        assert table.state == before
+        table.act(0, move(0))
+    assert (table.state.banks, table.state.pot) == ((3, 3, 3), 0)
+    # The next seat may bet again.
+    throw(table, (4, 5, 6))
+    assert GAME.max_bet(table.state, 1) == 3
 
 
 def test_bets_after_each_counted_throw_add_to_the_pot() -> None:
@@ -272,24 +295,26 @@ def test_bets_after_each_counted_throw_add_to_the_pot() -> None:
 
 def test_no_bets_when_the_limit_is_zero_or_the_bank_empty() -> None:
     table = new_table(3, lead=0, bet_limit=0)
-    throw(table, TARGET_23[0])
-    assert GAME.legal(table.state, 0) == (ThrowOn(0),)
+    lead_sets(table)
+    throw(table, (4, 5, 6))
+    assert GAME.legal(table.state, 1) == (ThrowOn(0), Stop(0))
     with pytest.raises(IllegalMove, match="betting is off"):
-        table.act(0, ThrowOn(1))
+        table.act(1, ThrowOn(1))
     table = new_table(3, lead=0, bank=0)
-    throw(table, TARGET_23[0])
-    assert GAME.legal(table.state, 0) == (ThrowOn(0),)
+    lead_sets(table)
+    throw(table, (4, 5, 6))
+    assert GAME.legal(table.state, 1) == (ThrowOn(0), Stop(0))
 
 
 def test_highest_round_score_takes_the_pot() -> None:
     table = new_table(4, lead=0)
-    lead_sets(table, bet=1)  # the lead's 3 chips only feed the pot
+    lead_sets(table)
     seat_plays(table, (4, 5, 6), (2, 4), bets=(5,))  # 21: 30
     seat_plays(table, (4, 5, 6), (3, 5), bets=(2, 2))  # 23: 50
     seat_plays(table, (1, 2, 3), bets=(9,))  # 0
     summary = table.state.history[-1]
-    assert summary.pot == 21 and summary.won == (0, 0, 21, 0) and summary.carried == 0
-    assert table.state.banks == (97, 95, 117, 91)
+    assert summary.pot == 18 and summary.won == (0, 0, 18, 0) and summary.carried == 0
+    assert table.state.banks == (100, 95, 114, 91)
     assert table.state.pot == 0
 
 
@@ -326,10 +351,41 @@ def test_an_all_zero_round_carries_the_whole_pot() -> None:
 def test_chips_are_conserved_across_rounds() -> None:
     table = new_table(3, lead=0, rounds=2)
     for _ in range(2):
-        lead_sets(table, bet=2)
+        lead_sets(table)
         seat_plays(table, (2, 5, 6), (1, 3), bets=(3, 1))
         seat_plays(table, (4, 5, 6), (2, 3), bets=(10, 10))
         assert sum(table.state.banks) + table.state.pot == 300
+
+
+def test_a_pot_carried_to_the_end_goes_to_the_winners() -> None:
+    # Every score is 0, so the pot of 10 carries over and the game ends: the three seats
+    # share the win, 3 chips each, and the odd chip goes to seat 1, left of the last lead.
+    table = new_table(3, lead=0, rounds=1)
+    lead_sets(table)
+    seat_plays(table, (1, 2, 3), bets=(6,))
+    seat_plays(table, (1, 2, 4), bets=(4,))
+    assert isinstance(table.turn(), Finished)
+    assert GAME.result(table.state).winners == (0, 1, 2)
+    summary = table.state.history[-1]
+    assert summary.scores == (None, 0, 0) and summary.pot == 10
+    assert summary.won == (3, 4, 3) and summary.carried == 0
+    assert table.state.pot == 0 and table.state.banks == (103, 98, 99)
+
+
+def test_the_odd_chip_at_the_end_goes_to_the_first_winner_left_of_the_last_lead() -> None:
+    # Seats 3 and 1 tie on 30: the pot of 11 gives them 5 each and 1 is carried; the game
+    # ends, they are its winners, and the carried chip goes to seat 3, first left of lead 2.
+    table = new_table(4, lead=2, rounds=1)
+    lead_sets(table)
+    assert seat_plays(table, (4, 5, 6), (2, 4), bets=(3,)) == 3  # 21: 30
+    assert seat_plays(table, (1, 2, 3), bets=(4,)) == 0  # 0
+    assert seat_plays(table, (4, 5, 6), (1, 5), bets=(4,)) == 1  # 21: 30
+    assert isinstance(table.turn(), Finished)
+    assert GAME.result(table.state).winners == (1, 3)
+    summary = table.state.history[-1]
+    assert summary.pot == 11 and summary.won == (0, 5, 0, 6) and summary.carried == 0
+    assert table.state.pot == 0 and table.state.banks == (96, 101, 100, 103)
+    assert sum(table.state.banks) == 400
 
 
 # -- the lead moves; the end -----------------------------------------------------------------
@@ -450,7 +506,7 @@ def test_game_over_refuses_moves() -> None:
 
 def test_event_log_replays_a_hand_played_game() -> None:
     table = new_table(3, lead=2, rounds=1)
-    lead_sets(table, bet=1)
+    lead_sets(table)
     throw(table, (4, 4, 2), (4, 6))
     table.act(0, Stop(3))
     throw(table, (6, 6, 6), (1, 2, 3))

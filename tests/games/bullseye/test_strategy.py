@@ -12,7 +12,8 @@ import pytest
 from dicehall.engine.dice import Seeded
 from dicehall.engine.driver import play_out
 from dicehall.engine.errors import InvalidInput
-from dicehall.games.bullseye import GAME, BullseyeOptions, OptimalBot
+from dicehall.games.bullseye import GAME, BullseyeOptions
+from dicehall.games.bullseye.bots import OptimalBot
 from dicehall.games.bullseye.odds import lead_part_distribution, target_distribution, target_mean
 from dicehall.games.bullseye.stopping import (
     best_choice,

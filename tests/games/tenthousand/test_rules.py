@@ -77,7 +77,8 @@ def test_options_defaults_and_validation() -> None:
     bad = [
         ({"target": "0"}, "target must be 50 to 100000"),
         ({"target": "many"}, "whole number"),
-        ({"entry_threshold": "20000"}, "entry_threshold must be 0 to the target"),
+        ({"entry_threshold": "20000"}, r"target \(10000\) is below entry_threshold \(20000\)"),
+        ({"target": "55"}, r"target \(55\) is below entry_threshold \(1000\)"),
         ({"entry_threshold": "-1"}, "entry_threshold must be 0"),
         ({"ante": "-5"}, "ante must be 0"),
         ({"zero_penalty": "-5"}, "zero_penalty must be 0"),

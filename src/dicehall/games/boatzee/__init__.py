@@ -1,6 +1,6 @@
 """Boatzee, Double and Triple Boatzee, with the official Yahtzee rules as a ruleset option."""
 
-from dicehall.games.boatzee.bots import BOTS
+from dicehall.engine.bots import SlowBot
 from dicehall.games.boatzee.card import Card, preview
 from dicehall.games.boatzee.rules import (
     GAME,
@@ -12,11 +12,41 @@ from dicehall.games.boatzee.rules import (
     Score,
 )
 from dicehall.games.boatzee.scoring import BOXES, Box, box_score
+from dicehall.games.entry import GameEntry, LazyBots
+
+BOTS = LazyBots(
+    "dicehall.games.boatzee.bots",
+    {"greedy": "greedy", "heuristic": "heuristic", "optimal": "optimal", "strong": "strong"},
+)
+
+#: The solved tables take about 12 s to build on first use (Double and Triple about 14 s).
+SLOW_BOTS: dict[str, SlowBot] = {
+    "optimal": SlowBot(fallback="heuristic", cold_seconds=15),
+    "strong": SlowBot(fallback="heuristic", cold_seconds=15),
+}
+
+ENTRY = GameEntry(
+    "boatzee",
+    GAME,
+    BOTS.with_random(),
+    slow_bots=SLOW_BOTS,
+    blurb="Five dice, three rolls, thirteen boxes; in one, two or three columns.",
+    hint="dicehall.games.boatzee.seat_hint:seat_hint",
+    narration="dicehall.games.boatzee.narration:narrate",
+    bot_notes={
+        "greedy": "Takes the most points this turn, ignoring the rest of the card.",
+        "heuristic": "This turn's points plus a rough worth of the boxes left open.",
+        "optimal": "Exact solitaire play: the highest expected final score.",
+        "strong": "As optimal, and plans Double and Triple across the columns.",
+    },
+)
 
 __all__ = [
     "BOTS",
     "BOXES",
+    "ENTRY",
     "GAME",
+    "SLOW_BOTS",
     "Boatzee",
     "BoatzeeOptions",
     "BoatzeeState",

@@ -13,8 +13,8 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from dicehall.engine.bots import Bot, BotFactory
-from dicehall.games.boatzee.card import Card, Ruleset
+from dicehall.engine.bots import Bot
+from dicehall.games.boatzee.card import Card, Joker, Ruleset
 from dicehall.games.boatzee.dice_tables import FloatArray, sub_keeps
 from dicehall.games.boatzee.evaluators import GREEDY, HEURISTIC
 from dicehall.games.boatzee.planner import Decision, TurnPlan
@@ -27,7 +27,7 @@ class ChoiceValuer(Protocol):
     """Values every final choice of a turn: ``values[hand, choice]`` (``-inf``: not allowed)."""
 
     def choice_values(
-        self, card: Card, ruleset: Ruleset
+        self, card: Card, ruleset: Ruleset, joker: Joker = "forced"
     ) -> tuple[list[tuple[Box, int]], FloatArray]:
         """Every open (box, column) and the value of scoring each hand there."""
         ...
@@ -50,7 +50,7 @@ class PlanningBot:
         # The card is fixed for a whole turn: plan once, answer up to three decisions.
         if self._plan is None or self._key != (card, options):
             valuation = self.valuation_for(options)
-            self._choices, values = valuation.choice_values(card, options.ruleset)
+            self._choices, values = valuation.choice_values(card, options.ruleset, options.joker)
             self._plan = TurnPlan(values)
             self._key = (card, options)
         return self._plan
@@ -72,9 +72,12 @@ class PlanningBot:
         else:
             box, column = self._choices[decision.choice]
             action = Score(box, column)
-        if action not in legal:  # pragma: no cover - the plan only uses the rules' choices
-            raise RuntimeError(f"planned {action!r}, which the rules do not allow")
-        return action
+        for move in legal:  # the legal move itself, with the figures the rules give it
+            if move == action:
+                return move
+        raise RuntimeError(  # pragma: no cover - the plan only uses the rules' choices
+            f"planned {action!r}, which the rules do not allow"
+        )
 
 
 class TableBot(PlanningBot):
@@ -82,7 +85,7 @@ class TableBot(PlanningBot):
 
     def __init__(self) -> None:
         super().__init__(GREEDY)
-        self._tables: dict[tuple[int, Ruleset], ChoiceValuer] = {}
+        self._tables: dict[tuple[int, Ruleset, Joker], ChoiceValuer] = {}
 
     def decide(self, plan: TurnPlan, dice: tuple[int, ...], rerolls_left: int) -> Decision:
         """As :meth:`TurnPlan.decide`, with every keep of the sorted hand valued at once."""
@@ -100,9 +103,9 @@ class TableBot(PlanningBot):
         return Decision(positions, -1, float(values[best]))
 
     def valuation_for(self, options: BoatzeeOptions) -> ChoiceValuer:
-        key = (options.columns, options.ruleset)
+        key = (options.columns, options.ruleset, options.joker)
         if key not in self._tables:
-            self._tables[key] = for_game(options.columns, options.ruleset)
+            self._tables[key] = for_game(options.columns, options.ruleset, joker=options.joker)
         return self._tables[key]
 
 
@@ -125,11 +128,3 @@ def strong(rng: random.Random) -> Bot:
     """The solved single-column tables, one per column: optimal with one column, and the
     per-column decomposition with a turn planned exactly over it in Double and Triple."""
     return TableBot()
-
-
-BOTS: dict[str, BotFactory] = {
-    "greedy": greedy,
-    "heuristic": heuristic,
-    "optimal": optimal,
-    "strong": strong,
-}

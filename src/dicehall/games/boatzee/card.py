@@ -23,6 +23,9 @@ from dicehall.games.boatzee.scoring import (
 )
 
 Ruleset = Literal["boatzee", "yahtzee"]
+Joker = Literal["forced", "free"]
+"""The yahtzee ruleset's joker rule: ``forced`` (the official rule) or ``free`` (Verhoeff's)."""
+JOKERS: tuple[Joker, ...] = ("forced", "free")
 
 UPPER_BONUS = 35
 UPPER_BONUS_THRESHOLD = 63
@@ -95,7 +98,7 @@ def open_boxes(card: Card) -> list[tuple[Box, int]]:
 
 
 def joker_in_force(card: Card, dice: Sequence[int], ruleset: Ruleset) -> bool:
-    """True when ``dice`` must be played as a joker.
+    """True when ``dice`` are a joker.
 
     Only in the yahtzee ruleset, for a five of a kind, once every column's Boatzee box is
     filled (with 50 or 0): while some Boatzee box is open the roll can still go there.
@@ -104,6 +107,18 @@ def joker_in_force(card: Card, dice: Sequence[int], ruleset: Ruleset) -> bool:
         ruleset == "yahtzee"
         and is_five_of_a_kind(dice)
         and all(column[BOATZEE] is not None for column in card.boxes)
+    )
+
+
+def joker_values(card: Card, dice: Sequence[int], ruleset: Ruleset) -> bool:
+    """True when a joker scores joker values (Full House 25, the straights 30 and 40).
+
+    That is once the upper box of its face is filled in every column too. Under the forced
+    rule a joker can reach a lower box only then; under the free rule it may go to a lower
+    box before, and Full House and the straights then score 0 (Verhoeff's reading).
+    """
+    return joker_in_force(card, dice, ruleset) and all(
+        column[dice[0] - 1] is not None for column in card.boxes
     )
 
 
@@ -120,15 +135,18 @@ def extra_bonus_due(card: Card, dice: Sequence[int], ruleset: Ruleset) -> bool:
     )
 
 
-def allowed(card: Card, dice: Sequence[int], ruleset: Ruleset) -> list[tuple[Box, int]]:
+def allowed(
+    card: Card, dice: Sequence[int], ruleset: Ruleset, joker: Joker = "forced"
+) -> list[tuple[Box, int]]:
     """Every (box, column) where ``dice`` may be scored now.
 
     Any open box, except that the yahtzee ruleset's forced joker rule narrows the choice:
     the upper box of the dice's face in any column where it is open; if none is open, any
-    open lower box; if none is open either, any open (upper) box, which scores 0.
+    open lower box; if none is open either, any open (upper) box, which scores 0. The free
+    joker rule leaves every open box.
     """
     boxes = open_boxes(card)
-    if not joker_in_force(card, dice, ruleset):
+    if joker == "free" or not joker_in_force(card, dice, ruleset):
         return boxes
     face_box = BOXES[dice[0] - 1]
     same_face = [(box, k) for box, k in boxes if box == face_box]
@@ -139,7 +157,12 @@ def allowed(card: Card, dice: Sequence[int], ruleset: Ruleset) -> list[tuple[Box
 
 
 def why_not_allowed(
-    card: Card, dice: Sequence[int], ruleset: Ruleset, box: str, column: int
+    card: Card,
+    dice: Sequence[int],
+    ruleset: Ruleset,
+    box: str,
+    column: int,
+    joker: Joker = "forced",
 ) -> str | None:
     """None when (box, column) may take ``dice`` now, else a sentence saying why not."""
     if box not in BOX_INDEX:
@@ -154,7 +177,7 @@ def why_not_allowed(
     where = f" in column {column}" if card.columns > 1 else ""
     if card.boxes[column - 1][BOX_INDEX[box]] is not None:
         return f"{title}{where} is already filled"
-    choices = allowed(card, dice, ruleset)
+    choices = allowed(card, dice, ruleset, joker)
     if (box, column) in choices:
         return None
     shown = ", ".join(
@@ -172,15 +195,25 @@ def why_not_allowed(
 
 
 def points(card: Card, dice: Sequence[int], ruleset: Ruleset, box: Box) -> int:
-    """The unmultiplied points ``dice`` would put in ``box`` (joker values when in force)."""
-    if joker_in_force(card, dice, ruleset):
+    """The unmultiplied points ``dice`` would put in ``box`` (see :func:`joker_values`).
+
+    The same under both joker rules for every box the rules allow.
+    """
+    if joker_values(card, dice, ruleset):
         return joker_score(box, dice)
     return box_score(box, dice)
 
 
-def fill(card: Card, dice: Sequence[int], ruleset: Ruleset, box: Box, column: int) -> Card:
+def fill(
+    card: Card,
+    dice: Sequence[int],
+    ruleset: Ruleset,
+    box: Box,
+    column: int,
+    joker: Joker = "forced",
+) -> Card:
     """The card after scoring ``dice`` in (box, column); raises ValueError if not allowed."""
-    reason = why_not_allowed(card, dice, ruleset, box, column)
+    reason = why_not_allowed(card, dice, ruleset, box, column, joker)
     if reason is not None:
         raise ValueError(reason)
     extra = card.extra_bonuses + (1 if extra_bonus_due(card, dice, ruleset) else 0)
@@ -192,12 +225,41 @@ def fill(card: Card, dice: Sequence[int], ruleset: Ruleset, box: Box, column: in
     return Card(tuple(columns), extra)
 
 
-def gain(card: Card, dice: Sequence[int], ruleset: Ruleset, box: Box, column: int) -> int:
+def effects(
+    card: Card, dice: Sequence[int], ruleset: Ruleset, box: Box, column: int
+) -> tuple[int, int, int]:
+    """What scoring ``dice`` in an allowed (box, column) does to the card's total, in parts.
+
+    ``(points, upper_bonus, extra_bonus)``: the points the box would show (multiplied by the
+    column, joker values when in force), the upper bonus this box completes in its column
+    (35 or 0) and the extra five-of-a-kind bonus it earns (100 or 0, yahtzee ruleset). Their
+    sum is :func:`gain`. The caller must know the box is allowed (see :func:`allowed`).
+    """
+    value = points(card, dice, ruleset, box)
+    bonus = 0
+    if BOX_INDEX[box] < 6:
+        before = upper_total(card, column)
+        if before < UPPER_BONUS_THRESHOLD <= before + value:
+            bonus = UPPER_BONUS
+    extra = EXTRA_BOATZEE_BONUS if extra_bonus_due(card, dice, ruleset) else 0
+    return column * value, bonus, extra
+
+
+def gain(
+    card: Card,
+    dice: Sequence[int],
+    ruleset: Ruleset,
+    box: Box,
+    column: int,
+    joker: Joker = "forced",
+) -> int:
     """How much the card's total grows by scoring ``dice`` in (box, column), bonuses included."""
-    return total(fill(card, dice, ruleset, box, column)) - total(card)
+    return total(fill(card, dice, ruleset, box, column, joker)) - total(card)
 
 
-def preview(dice: Sequence[int], card: Card, ruleset: Ruleset) -> tuple[dict[Box, int], ...]:
+def preview(
+    dice: Sequence[int], card: Card, ruleset: Ruleset, joker: Joker = "forced"
+) -> tuple[dict[Box, int], ...]:
     """What each box would score now, per column: the preview a player sees before choosing.
 
     One mapping per column (column k at index k - 1) from every box that may take ``dice``
@@ -205,6 +267,6 @@ def preview(dice: Sequence[int], card: Card, ruleset: Ruleset) -> tuple[dict[Box
     joker rule closes for this roll, are absent. Bonuses are not included (see :func:`gain`).
     """
     out: tuple[dict[Box, int], ...] = tuple({} for _ in range(card.columns))
-    for box, k in allowed(card, dice, ruleset):
+    for box, k in allowed(card, dice, ruleset, joker):
         out[k - 1][box] = k * points(card, dice, ruleset, box)
     return out

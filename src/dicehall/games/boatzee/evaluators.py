@@ -17,6 +17,7 @@ from dicehall.games.boatzee.card import (
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     Card,
+    Joker,
     Ruleset,
     allowed,
     fill,
@@ -94,7 +95,7 @@ class Valuation:
         return total(card) + self.future(card)
 
     def choice_values(
-        self, card: Card, ruleset: Ruleset
+        self, card: Card, ruleset: Ruleset, joker: Joker = "forced"
     ) -> tuple[list[tuple[Box, int]], FloatArray]:
         """Every open (box, column) and ``values[hand, choice]``: how much scoring each hand
         there changes :meth:`value`; choices the rules forbid for a hand are ``-inf``.
@@ -114,11 +115,16 @@ class Valuation:
                 after = self._prospects(UPPER_BONUS_THRESHOLD - upper - raw, others)
                 values[:, c] += UPPER_BONUS * (after - before)
         if ruleset == "yahtzee":
-            self._play_fives(card, ruleset, choices, values)
+            self._play_fives(card, ruleset, joker, choices, values)
         return choices, values
 
     def _play_fives(
-        self, card: Card, ruleset: Ruleset, choices: list[tuple[Box, int]], values: FloatArray
+        self,
+        card: Card,
+        ruleset: Ruleset,
+        joker: Joker,
+        choices: list[tuple[Box, int]],
+        values: FloatArray,
     ) -> None:
         # Jokers and the 100 bonus depend on the whole card: value these six hands one by one.
         base = self.value(card)
@@ -126,8 +132,9 @@ class Valuation:
         for h in FIVE_OF_A_KIND:
             dice = HANDS[h]
             values[h, :] = -np.inf
-            for box, k in allowed(card, dice, ruleset):
-                values[h, where[(box, k)]] = self.value(fill(card, dice, ruleset, box, k)) - base
+            for box, k in allowed(card, dice, ruleset, joker):
+                after = fill(card, dice, ruleset, box, k, joker)
+                values[h, where[(box, k)]] = self.value(after) - base
 
 
 GREEDY = Valuation()

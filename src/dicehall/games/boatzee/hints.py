@@ -16,7 +16,7 @@ from itertools import combinations
 import numpy as np
 
 from dicehall.engine.errors import InvalidInput
-from dicehall.games.boatzee.card import Card, Ruleset, points, total
+from dicehall.games.boatzee.card import Card, Joker, Ruleset, points, total
 from dicehall.games.boatzee.dice_tables import KEEP_INDEX
 from dicehall.games.boatzee.planner import TurnPlan
 from dicehall.games.boatzee.scoring import (
@@ -96,14 +96,16 @@ def hint(
     rolls_left: int,
     ruleset: Ruleset,
     valuation: TableValuation,
+    joker: Joker = "forced",
 ) -> list[Choice]:
-    """Every choice for ``dice`` with ``rolls_left`` re-rolls left, best first."""
+    """Every choice for ``dice`` with ``rolls_left`` re-rolls left, best first (``joker``:
+    the yahtzee ruleset's joker rule, which ``valuation`` must be solved for)."""
     if card.columns != 1:
         raise InvalidInput("hints are for one-column games")
     if not 0 <= rolls_left <= MAX_REROLLS:
         raise InvalidInput(f"rolls left must be 0, 1 or 2, not {rolls_left}")
     hand = HAND_INDEX[hand_of(dice)]
-    choices, values = valuation.choice_values(card, ruleset)
+    choices, values = valuation.choice_values(card, ruleset, joker)
     now = total(card)
     out: list[Choice] = []
     if rolls_left:

@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from dicehall.engine.chance import ChanceRequest, Outcome, Roll
-from dicehall.engine.errors import InvalidOptions
-from dicehall.engine.game import Chance, Finished, Game, Result, ToAct, Turn
+from dicehall.engine.errors import IllegalMove, InvalidOptions
+from dicehall.engine.game import Chance, Finished, Game, Result, Standing, ToAct, Turn
+from dicehall.engine.options import described
 from dicehall.games.boatzee.card import (
+    EXTRA_BOATZEE_BONUS,
+    JOKERS,
+    UPPER_BONUS_THRESHOLD,
     Card,
+    Joker,
     Ruleset,
     allowed,
+    column_total,
+    effects,
     empty_card,
     fill,
     total,
+    upper_bonus,
+    upper_total,
     why_not_allowed,
 )
 from dicehall.games.boatzee.scoring import BOXES, Box
@@ -28,10 +37,34 @@ _VARIANTS = {1: "Boatzee", 2: "Double Boatzee", 3: "Triple Boatzee"}
 
 @dataclass(frozen=True, slots=True)
 class BoatzeeOptions:
-    """``columns``: 1, 2 or 3 (Boatzee, Double, Triple); ``ruleset``: boatzee or yahtzee."""
+    """``columns``: 1, 2 or 3 (Boatzee, Double, Triple); ``ruleset``: boatzee or yahtzee;
+    ``joker``: the yahtzee ruleset's joker rule, forced or free."""
 
-    columns: int = 1
-    ruleset: Ruleset = "boatzee"
+    columns: int = described(
+        1,
+        "Variant",
+        "Each column scores its boxes once more, multiplied by 1, 2 or 3.",
+        (
+            ("1", "Boatzee (1 column)"),
+            ("2", "Double Boatzee (2 columns)"),
+            ("3", "Triple Boatzee (3 columns)"),
+        ),
+    )
+    ruleset: Ruleset = described(
+        "boatzee",
+        "Ruleset",
+        "Boatzee's scoring or the yahtzee variant (see the rules).",
+        (("boatzee", "Boatzee scoring"), ("yahtzee", "Yahtzee scoring")),
+    )
+    joker: Joker = described(
+        "forced",
+        "Joker rule",
+        "Yahtzee scoring only: where a further five of a kind may go (see the rules).",
+        (
+            ("forced", "Forced: the matching upper box first (official)"),
+            ("free", "Free choice: any open box (Verhoeff's)"),
+        ),
+    )
 
     def __post_init__(self) -> None:
         if isinstance(self.columns, bool) or self.columns not in (1, 2, 3):
@@ -43,12 +76,22 @@ class BoatzeeOptions:
             raise InvalidOptions(
                 f"option 'ruleset' must be boatzee or yahtzee, not {self.ruleset!r}"
             )
+        if self.joker not in JOKERS:
+            raise InvalidOptions(f"option 'joker' must be forced or free, not {self.joker!r}")
+        if self.joker != "forced" and self.ruleset != "yahtzee":
+            raise InvalidOptions(
+                "option 'joker' applies to the yahtzee ruleset only (Boatzee has no joker rule)"
+            )
 
 
 def variant_title(options: BoatzeeOptions) -> str:
     """The name of the variant being played, e.g. ``Triple Boatzee (yahtzee rules)``."""
     title = _VARIANTS[options.columns]
-    return title if options.ruleset == "boatzee" else f"{title} (yahtzee rules)"
+    if options.ruleset == "boatzee":
+        return title
+    if options.joker == "free":
+        return f"{title} (yahtzee rules, free joker)"
+    return f"{title} (yahtzee rules)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +106,22 @@ class Reroll:
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """Score the current dice in ``box`` of ``column`` (1-based), ending the turn."""
+    """Score the current dice in ``box`` of ``column`` (1-based), ending the turn.
+
+    ``points``, ``upper_bonus`` and ``extra_bonus`` say what the move is worth; ``legal``
+    fills them in: the points the box would show (multiplied by its column, joker values
+    when the joker rule is in force), the 35 upper bonus this box would complete in its
+    column, and the 100 extra-Boatzee bonus it would earn (yahtzee ruleset); their sum is
+    how much the seat's total grows. They take no part in equality, so a client may post
+    only the box and column; :meth:`Boatzee.act` refuses a Score whose figures are given but
+    wrong, and the rules always recompute what the box receives.
+    """
 
     box: Box
     column: int = 1
+    points: int = field(default=0, compare=False)
+    upper_bonus: int = field(default=0, compare=False)
+    extra_bonus: int = field(default=0, compare=False)
 
 
 BoatzeeAction = Reroll | Score
@@ -77,10 +132,6 @@ REROLLS: tuple[Reroll, ...] = tuple(
     for size in range(1, DICE + 1)
     for positions in combinations(range(DICE), size)
 )
-
-_SCORES: dict[tuple[Box, int], Score] = {
-    (box, column): Score(box, column) for box in BOXES for column in (1, 2, 3)
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +152,44 @@ class BoatzeeState:
 
 
 @dataclass(frozen=True, slots=True)
+class CardSheet:
+    """A card's figures as the scoresheet shows them, every one worked out by the rules.
+
+    ``boxes[k - 1][i]``: the points box ``BOXES[i]`` of column k shows, multiplied by k (None
+    while open); ``upper``: each column's unmultiplied Ones..Sixes total, which counts
+    toward the upper bonus; ``upper_bonus``: each column's upper bonus (35 or 0);
+    ``column_totals``: each column's boxes times its multiplier plus its upper bonus;
+    ``extra_bonus``: the points of the extra five-of-a-kind bonuses (yahtzee ruleset).
+    """
+
+    boxes: tuple[tuple[int | None, ...], ...]
+    upper: tuple[int, ...]
+    upper_bonus: tuple[int, ...]
+    column_totals: tuple[int, ...]
+    extra_bonus: int
+
+
+def card_sheet(card: Card) -> CardSheet:
+    """The figures of ``card`` as its scoresheet shows them."""
+    columns = range(1, card.columns + 1)
+    return CardSheet(
+        boxes=tuple(
+            tuple(None if v is None else k * v for v in card.boxes[k - 1]) for k in columns
+        ),
+        upper=tuple(upper_total(card, k) for k in columns),
+        upper_bonus=tuple(upper_bonus(card, k) for k in columns),
+        column_totals=tuple(column_total(card, k) for k in columns),
+        extra_bonus=EXTRA_BOATZEE_BONUS * card.extra_bonuses,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class BoatzeeView:
-    """What a seat sees: everything, since Boatzee has no hidden dice."""
+    """What a seat sees: everything, since Boatzee has no hidden dice.
+
+    ``sheets`` holds every card's derived figures (what the scoresheet shows) in seat order;
+    ``upper_bonus_threshold`` is the unmultiplied upper total a column needs for its bonus.
+    """
 
     seat: int | None
     options: BoatzeeOptions
@@ -114,6 +201,8 @@ class BoatzeeView:
     rerolling: tuple[int, ...]
     turns: int
     finished: bool
+    sheets: tuple[CardSheet, ...]
+    upper_bonus_threshold: int
 
 
 def _turns_in_game(state: BoatzeeState) -> int:
@@ -138,6 +227,14 @@ class Boatzee(Game[BoatzeeState, BoatzeeAction, BoatzeeOptions, BoatzeeView]):
             raise InvalidOptions("Boatzee needs BoatzeeOptions")
         return BoatzeeState(options, tuple(empty_card(options.columns) for _ in range(seats)))
 
+    def variant_title(self, options: BoatzeeOptions) -> str:
+        """``Triple Boatzee (yahtzee rules)`` and the like."""
+        return variant_title(options)
+
+    def standing(self, state: BoatzeeState) -> Standing:
+        """Each seat's score so far and the turn being played."""
+        return Standing(tuple(total(card) for card in state.cards), state.turns + 1)
+
     def turn(self, state: BoatzeeState) -> Turn:
         if state.turns >= _turns_in_game(state):
             totals = tuple(total(card) for card in state.cards)
@@ -159,12 +256,26 @@ class Boatzee(Game[BoatzeeState, BoatzeeAction, BoatzeeOptions, BoatzeeView]):
         ):
             return ()
         card = state.cards[seat]
+        ruleset = state.options.ruleset
         scores: list[BoatzeeAction] = [
-            _SCORES[choice] for choice in allowed(card, state.dice, state.options.ruleset)
+            Score(box, column, *effects(card, state.dice, ruleset, box, column))
+            for box, column in allowed(card, state.dice, ruleset, state.options.joker)
         ]
         if state.rolls < ROLLS_PER_TURN:
             scores.extend(REROLLS)
         return scores
+
+    def act(self, state: BoatzeeState, seat: int, action: BoatzeeAction) -> BoatzeeState:
+        """Apply ``seat``'s move, or raise IllegalMove and change nothing.
+
+        A Score may leave out its figures (points and bonuses); figures that are given must
+        be the ones ``legal`` lists, so no wrong number reaches the game's record.
+        """
+        if isinstance(action, Score) and _figures(action) != (0, 0, 0):
+            for move in self.legal(state, seat):
+                if move == action and isinstance(move, Score):
+                    _check_figures(action, move)
+        return super().act(state, seat, action)
 
     def why_illegal(self, state: BoatzeeState, seat: int, action: BoatzeeAction) -> str:
         if isinstance(action, Reroll):
@@ -183,8 +294,14 @@ class Boatzee(Game[BoatzeeState, BoatzeeAction, BoatzeeOptions, BoatzeeView]):
                     f"in increasing order, not {positions!r}"
                 )
         elif isinstance(action, Score):
+            options = state.options
             reason = why_not_allowed(
-                state.cards[seat], state.dice, state.options.ruleset, action.box, action.column
+                state.cards[seat],
+                state.dice,
+                options.ruleset,
+                action.box,
+                action.column,
+                options.joker,
             )
             if reason is not None:
                 return reason
@@ -195,7 +312,10 @@ class Boatzee(Game[BoatzeeState, BoatzeeAction, BoatzeeOptions, BoatzeeView]):
     def apply(self, state: BoatzeeState, seat: int, action: BoatzeeAction) -> BoatzeeState:
         if isinstance(action, Reroll):
             return replace(state, rolls=state.rolls + 1, rerolling=action.positions)
-        card = fill(state.cards[seat], state.dice, state.options.ruleset, action.box, action.column)
+        options = state.options
+        card = fill(
+            state.cards[seat], state.dice, options.ruleset, action.box, action.column, options.joker
+        )
         cards = (*state.cards[:seat], card, *state.cards[seat + 1 :])
         return replace(
             state,
@@ -229,7 +349,24 @@ class Boatzee(Game[BoatzeeState, BoatzeeAction, BoatzeeOptions, BoatzeeView]):
             rerolling=state.rerolling,
             turns=state.turns,
             finished=state.turns >= _turns_in_game(state),
+            sheets=tuple(card_sheet(card) for card in state.cards),
+            upper_bonus_threshold=UPPER_BONUS_THRESHOLD,
         )
+
+
+def _figures(score: Score) -> tuple[int, int, int]:
+    return score.points, score.upper_bonus, score.extra_bonus
+
+
+def _check_figures(sent: Score, legal: Score) -> None:
+    """Raise IllegalMove unless ``sent`` carries the figures of the legal move ``legal``."""
+    for name in ("points", "upper_bonus", "extra_bonus"):
+        given, right = getattr(sent, name), getattr(legal, name)
+        if given != right:
+            raise IllegalMove(
+                f"{name.replace('_', ' ')} for this box is {right}, not {given!r}: send the "
+                "figures the legal move lists, or only the box and column"
+            )
 
 
 GAME = Boatzee()

@@ -19,7 +19,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from dicehall.games.boatzee.card import Ruleset
+from dicehall.games.boatzee.card import JOKERS, Joker, Ruleset
 from dicehall.games.boatzee.dice_tables import FloatArray, IntArray
 from dicehall.games.boatzee.keeps import lattice
 from dicehall.games.boatzee.scoring import BOXES, HAND_INDEX, HANDS, SCORES, joker_score
@@ -41,6 +41,7 @@ class Solution:
 
     ``values[fifty, mask, upper]``: the optimal expected points still to come from the start
     of a turn (NaN where the state cannot occur). ``fifty`` is 0 in the boatzee ruleset.
+    ``joker`` is the yahtzee ruleset's joker rule (always ``forced`` in the boatzee ruleset).
     ``expected`` and ``std`` are those of the final score from the empty card; ``seconds``
     and ``cpu_seconds`` what the solve took (kernel compilation excluded).
     """
@@ -53,6 +54,7 @@ class Solution:
     seconds: float
     cpu_seconds: float
     states: int
+    joker: Joker = "forced"
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class _Rules:
     classes: ClassArray
     varied: IntArray
     joker: IntArray
+    plain: IntArray
     five_hands: IntArray
 
 
@@ -82,8 +85,9 @@ def _rules(ruleset: Ruleset, multiplier: int) -> _Rules:
             classes[BOATZEE_BOX, h] = 1
             varied[BOATZEE_BOX] = 1
     points = np.ascontiguousarray(multiplier * scores.T, dtype=np.float64)
-    rules = _Rules(points, classes.astype(np.int8), varied, joker, five_hands)
-    for array in (rules.points, rules.classes, varied, joker, five_hands):
+    plain = np.ascontiguousarray(scores)
+    rules = _Rules(points, classes.astype(np.int8), varied, joker, plain, five_hands)
+    for array in (rules.points, rules.classes, varied, joker, plain, five_hands):
         array.setflags(write=False)
     return rules
 
@@ -182,6 +186,7 @@ def _run(
     ruleset: Ruleset,
     multiplier: int,
     with_moments: bool,
+    joker: Joker = "forced",
 ) -> None:
     rules = _rules(ruleset, multiplier)
     keep = lattice()
@@ -193,11 +198,13 @@ def _run(
         rules.classes,
         rules.varied,
         rules.joker,
+        rules.plain,
         rules.five_hands,
         keep.grow,
         keep.shrink,
         _first_roll(),
         ruleset == "yahtzee",
+        joker == "free",
         multiplier,
         with_moments,
     )
@@ -216,19 +223,23 @@ def solve(
     ruleset: Ruleset = "boatzee",
     multiplier: int = 1,
     *,
+    joker: Joker = "forced",
     with_moments: bool = True,
     filled: int = 0,
     progress: Progress | None = None,
 ) -> Solution:
     """Solve every state of the game exactly; see :class:`Solution`.
 
-    ``with_moments`` also computes the standard deviation (NaN without). ``filled`` solves a
-    reduced game in which those boxes are filled from the start (for tests).
+    ``joker`` is the yahtzee ruleset's joker rule. ``with_moments`` also computes the
+    standard deviation (NaN without). ``filled`` solves a reduced game in which those boxes
+    are filled from the start (for tests).
     """
     if ruleset not in ("boatzee", "yahtzee"):
         raise ValueError(f"ruleset must be boatzee or yahtzee, not {ruleset!r}")
     if multiplier not in (1, 2, 3):
         raise ValueError(f"multiplier must be 1, 2 or 3, not {multiplier!r}")
+    if joker not in JOKERS or (joker != "forced" and ruleset != "yahtzee"):
+        raise ValueError(f"joker must be forced, or free in the yahtzee ruleset, not {joker!r}")
     compile_kernels()
     wall, cpu = time.perf_counter(), time.process_time()
     fifties = 2 if ruleset == "yahtzee" else 1
@@ -243,7 +254,7 @@ def solve(
         states = layer.states
         for start in range(0, len(states), _BATCH):
             batch = states[start : start + _BATCH]
-            _run(batch, values, moments, ruleset, multiplier, with_moments)
+            _run(batch, values, moments, ruleset, multiplier, with_moments, joker)
             done += len(batch)
             if progress is not None:
                 progress(done, total)
@@ -263,4 +274,5 @@ def solve(
         time.perf_counter() - wall,
         time.process_time() - cpu,
         total,
+        joker,
     )

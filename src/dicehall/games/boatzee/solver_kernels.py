@@ -89,13 +89,17 @@ def _joker_hands(
     values: FloatArray,
     moments: FloatArray,
     joker: IntArray,
+    plain: IntArray,
     five_hands: IntArray,
+    free_joker: bool,
     multiplier: int,
     with_moments: bool,
     stop: FloatArray,
     stop2: FloatArray,
 ) -> None:
-    # Yahtzee ruleset, Boatzee box filled: a five of a kind is a forced joker (+100 on 50).
+    # Yahtzee ruleset, Boatzee box filled: a five of a kind is a joker (+100 on 50). The
+    # forced rule sends it to its upper box, else a lower box; the free rule anywhere. Joker
+    # values only once its upper box is filled (under the forced rule, the same thing).
     lower_open = (mask & LOWER_BITS) != LOWER_BITS
     extra = EXTRA_BONUS if fifty == 1 else 0.0
     for face in range(1, 7):
@@ -106,12 +110,13 @@ def _joker_hands(
         for b in range(BOXES):
             if (mask >> b) & 1:
                 continue
-            if face_open:
-                if b != face - 1:
+            if not free_joker:
+                if face_open:
+                    if b != face - 1:
+                        continue
+                elif lower_open and b < 6:
                     continue
-            elif lower_open and b < 6:
-                continue
-            points = joker[h, b]
+            points = plain[h, b] if face_open else joker[h, b]
             reward = multiplier * points + extra
             next_upper = upper
             if b < 6:
@@ -258,11 +263,13 @@ def solve_states(
     classes: ClassArray,
     varied: IntArray,
     joker: IntArray,
+    plain: IntArray,
     five_hands: IntArray,
     grow: IntArray,
     shrink: IntArray,
     chance: FloatArray,
     yahtzee: bool,
+    free_joker: bool,
     multiplier: int,
     with_moments: bool,
 ) -> None:
@@ -270,8 +277,10 @@ def solve_states(
 
     ``points[b, h]`` and ``classes[b, h]`` are what hand h scores in box b (times the
     multiplier) and its outcome class (always 0 in box b unless ``varied[b]``); ``chance[h]``
-    the chance of rolling hand h with five dice. Every state reached from these by filling
-    one box must be solved already.
+    the chance of rolling hand h with five dice. ``joker[h, b]`` and ``plain[h, b]`` are the
+    unmultiplied points of hand h in box b as a joker and without one; ``free_joker`` picks
+    the yahtzee ruleset's free joker rule over the forced one. Every state reached from
+    these by filling one box must be solved already.
     """
     n = states.shape[0]
     chunk = 32
@@ -324,7 +333,9 @@ def solve_states(
                     values,
                     moments,
                     joker,
+                    plain,
                     five_hands,
+                    free_joker,
                     multiplier,
                     with_moments,
                     hand,

@@ -1,6 +1,7 @@
 """The solved tables, cached in the user data directory with a version key.
 
-A table is two files in ``<data dir>/boatzee``: ``<name>.npy`` (the values, memory-mapped
+A table is two files in ``<data dir>/boatzee``, named by ruleset, joker rule (when free)
+and multiplier (``yahtzee-x1``, ``yahtzee-free-x1``): ``<name>.npy`` (the values, memory-mapped
 when read, so a hint reads only the few numbers it needs) and ``<name>.json`` (the version
 key and the solve's figures). A table whose key differs from this code's (another solver
 version, other scoring rules) or whose files are missing or unreadable is solved again.
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from dicehall.engine.storage import data_dir
-from dicehall.games.boatzee.card import Ruleset
+from dicehall.games.boatzee.card import Joker, Ruleset
 from dicehall.games.boatzee.dice_tables import FloatArray
 from dicehall.games.boatzee.keeps import lattice
 from dicehall.games.boatzee.scoring import SCORES
@@ -33,10 +34,13 @@ SOLVER_VERSION = 1
 Progress = Callable[[int, int], None]
 
 
-def version_key(ruleset: Ruleset, multiplier: int) -> str:
+def version_key(ruleset: Ruleset, multiplier: int, joker: Joker = "forced") -> str:
     """What a cached table must carry to be used: solver version, rules and scoring."""
     digest = hashlib.sha256()
-    digest.update(repr((SOLVER_VERSION, ruleset, multiplier, SCORES)).encode())
+    rules: tuple[object, ...] = (SOLVER_VERSION, ruleset, multiplier, SCORES)
+    if joker != "forced":  # forced tables keep the key they had before the option existed
+        rules = (*rules, joker)
+    digest.update(repr(rules).encode())
     digest.update(lattice().grow.tobytes())
     return f"{SOLVER_VERSION}-{digest.hexdigest()[:16]}"
 
@@ -47,7 +51,7 @@ class Table:
 
     ``values[fifty, mask, upper]`` is the optimal expectation of the points still to come
     from the start of a turn. ``expected``, ``std`` concern the final score from an empty
-    card; ``seconds`` is the wall time the solve took.
+    card; ``seconds`` is the wall time the solve took; ``joker`` the yahtzee joker rule.
     """
 
     ruleset: Ruleset
@@ -56,10 +60,12 @@ class Table:
     expected: float
     std: float
     seconds: float
+    joker: Joker = "forced"
 
 
-def _paths(ruleset: Ruleset, multiplier: int) -> tuple[Path, Path]:
-    base = data_dir() / "boatzee" / f"{ruleset}-x{multiplier}"
+def _paths(ruleset: Ruleset, multiplier: int, joker: Joker) -> tuple[Path, Path]:
+    rules = ruleset if joker == "forced" else f"{ruleset}-{joker}"
+    base = data_dir() / "boatzee" / f"{rules}-x{multiplier}"
     return base.with_suffix(".npy"), base.with_suffix(".json")
 
 
@@ -67,12 +73,12 @@ def _shape(ruleset: Ruleset) -> tuple[int, int, int]:
     return (2 if ruleset == "yahtzee" else 1, 1 << 13, 64)
 
 
-def load(ruleset: Ruleset, multiplier: int = 1) -> Table | None:
+def load(ruleset: Ruleset, multiplier: int = 1, joker: Joker = "forced") -> Table | None:
     """The cached table, or None when it is missing, unreadable or stale."""
-    npy, meta_path = _paths(ruleset, multiplier)
+    npy, meta_path = _paths(ruleset, multiplier, joker)
     try:
         meta: dict[str, Any] = json.loads(meta_path.read_text())
-        if meta.get("version") != version_key(ruleset, multiplier):
+        if meta.get("version") != version_key(ruleset, multiplier, joker):
             return None
         values = np.load(npy, mmap_mode="r", allow_pickle=False)
         if values.shape != _shape(ruleset) or values.dtype != np.float64:
@@ -84,6 +90,7 @@ def load(ruleset: Ruleset, multiplier: int = 1) -> Table | None:
             float(meta["expected"]),
             math.nan if meta["std"] is None else float(meta["std"]),
             float(meta["seconds"]),
+            joker,
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -103,11 +110,12 @@ def _write_atomically(path: Path, write: Callable[[Any], None], mode: str) -> No
 
 def store(table: Table) -> None:
     """Write a table to the cache (each file replaced atomically, values first)."""
-    npy, meta_path = _paths(table.ruleset, table.multiplier)
+    npy, meta_path = _paths(table.ruleset, table.multiplier, table.joker)
     _write_atomically(npy, lambda f: np.save(f, np.asarray(table.values)), "wb")
     meta = {
-        "version": version_key(table.ruleset, table.multiplier),
+        "version": version_key(table.ruleset, table.multiplier, table.joker),
         "ruleset": table.ruleset,
+        "joker": table.joker,
         "multiplier": table.multiplier,
         "expected": table.expected,
         "std": None if math.isnan(table.std) else table.std,
@@ -117,12 +125,18 @@ def store(table: Table) -> None:
 
 
 def solve_and_store(
-    ruleset: Ruleset, multiplier: int = 1, progress: Progress | None = None
+    ruleset: Ruleset,
+    multiplier: int = 1,
+    progress: Progress | None = None,
+    *,
+    joker: Joker = "forced",
 ) -> Table:
     """Solve the table now (whatever the cache holds), cache it and return it."""
     from dicehall.games.boatzee.solver import solve  # Numba loads only when solving
 
-    solution = solve(ruleset, multiplier, progress=progress, with_moments=multiplier == 1)
+    solution = solve(
+        ruleset, multiplier, joker=joker, progress=progress, with_moments=multiplier == 1
+    )
     table = Table(
         ruleset,
         multiplier,
@@ -130,13 +144,14 @@ def solve_and_store(
         solution.expected,
         solution.std,
         solution.seconds,
+        joker,
     )
     store(table)
-    _MEMO[(str(data_dir()), ruleset, multiplier)] = table
+    _MEMO[(str(data_dir()), ruleset, multiplier, joker)] = table
     return table
 
 
-_MEMO: dict[tuple[str, str, int], Table] = {}
+_MEMO: dict[tuple[str, str, int, str], Table] = {}
 
 
 def forget() -> None:
@@ -144,13 +159,19 @@ def forget() -> None:
     _MEMO.clear()
 
 
-def table(ruleset: Ruleset, multiplier: int = 1, progress: Progress | None = None) -> Table:
+def table(
+    ruleset: Ruleset,
+    multiplier: int = 1,
+    progress: Progress | None = None,
+    *,
+    joker: Joker = "forced",
+) -> Table:
     """The table from this process's memory, else the cache, else solved (and cached)."""
-    key = (str(data_dir()), ruleset, multiplier)
+    key = (str(data_dir()), ruleset, multiplier, joker)
     found = _MEMO.get(key)
     if found is None:
-        found = load(ruleset, multiplier)
+        found = load(ruleset, multiplier, joker)
         if found is None:
-            return solve_and_store(ruleset, multiplier, progress)
+            return solve_and_store(ruleset, multiplier, progress, joker=joker)
         _MEMO[key] = found
     return found

@@ -20,6 +20,7 @@ from dicehall.games.boatzee.card import (
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     Card,
+    Joker,
     Ruleset,
     allowed,
     fill,
@@ -46,12 +47,16 @@ def column_state(card: Card, column: int, ruleset: Ruleset) -> State:
 
 
 class TableValuation:
-    """Values choices by ``tables[k - 1]``, the solved table for column k (multiplier k)."""
+    """Values choices by ``tables[k - 1]``, the solved table for column k (multiplier k),
+    solved for ``ruleset`` and, in the yahtzee ruleset, the ``joker`` rule."""
 
-    def __init__(self, tables: Sequence[FloatArray], ruleset: Ruleset) -> None:
+    def __init__(
+        self, tables: Sequence[FloatArray], ruleset: Ruleset, joker: Joker = "forced"
+    ) -> None:
         # Plain arrays: indexing a memory map directly costs more than the arithmetic.
         self.tables = tuple(np.asarray(t) for t in tables)
         self.ruleset = ruleset
+        self.joker = joker
 
     def column_future(self, card: Card, column: int) -> float:
         """What the table expects column ``column`` to add from the start of a turn."""
@@ -66,13 +71,15 @@ class TableValuation:
         return total(card) + self.future(card)
 
     def choice_values(
-        self, card: Card, ruleset: Ruleset
+        self, card: Card, ruleset: Ruleset, joker: Joker = "forced"
     ) -> tuple[list[tuple[Box, int]], FloatArray]:
         """Every open (box, column) and ``values[hand, choice]``: the points scoring the hand
         there adds plus what the tables expect afterwards; ``-inf`` where the rules forbid it.
         """
-        if ruleset != self.ruleset or card.columns != len(self.tables):
-            raise ValueError("these tables are for another ruleset or number of columns")
+        if (ruleset, joker) != (self.ruleset, self.joker) or card.columns != len(self.tables):
+            raise ValueError(
+                "these tables are for another ruleset, joker rule or number of columns"
+            )
         choices = open_boxes(card)
         futures = [self.column_future(card, k) for k in range(1, card.columns + 1)]
         everything = sum(futures)
@@ -109,12 +116,14 @@ class TableValuation:
         for h in FIVE_OF_A_KIND:
             dice = HANDS[h]
             values[h, :] = -np.inf
-            for box, k in allowed(card, dice, self.ruleset):
-                after = fill(card, dice, self.ruleset, box, k)
+            for box, k in allowed(card, dice, self.ruleset, self.joker):
+                after = fill(card, dice, self.ruleset, box, k, self.joker)
                 values[h, where[(box, k)]] = total(after) - before + self.future(after)
 
 
-def for_game(columns: int, ruleset: Ruleset, progress: Progress | None = None) -> TableValuation:
+def for_game(
+    columns: int, ruleset: Ruleset, progress: Progress | None = None, joker: Joker = "forced"
+) -> TableValuation:
     """The valuation for a game of ``columns`` columns, solving any table not yet cached."""
-    tables = [table(ruleset, k, progress).values for k in range(1, columns + 1)]
-    return TableValuation(tables, ruleset)
+    tables = [table(ruleset, k, progress, joker=joker).values for k in range(1, columns + 1)]
+    return TableValuation(tables, ruleset, joker)

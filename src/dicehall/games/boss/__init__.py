@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dicehall.engine.bots import BotFactory
-from dicehall.games.boss.bots import EquilibriumBot, HeuristicBot, OddsBot
+from dicehall.engine.bots import SlowBot
 from dicehall.games.boss.rules import (
     GAME,
     Boss,
@@ -19,16 +18,37 @@ from dicehall.games.boss.rules import (
     PickUp,
     Showdown,
 )
+from dicehall.games.entry import GameEntry, LazyBots
 
-BOTS: dict[str, BotFactory] = {
-    "equilibrium": EquilibriumBot,
-    "heuristic": HeuristicBot,
-    "odds": OddsBot,
-}
+BOTS = LazyBots(
+    "dicehall.games.boss.bots",
+    {"equilibrium": "EquilibriumBot", "heuristic": "HeuristicBot", "odds": "OddsBot"},
+)
+
+#: ``equilibrium`` solves the hand's linear program on first use (about 2 s).
+SLOW_BOTS: dict[str, SlowBot] = {"equilibrium": SlowBot(fallback="odds", cold_seconds=3)}
+
+ENTRY = GameEntry(
+    "boss",
+    GAME,
+    BOTS.with_random(),
+    slow_bots=SLOW_BOTS,
+    blurb="Two players; the Boss rolls under the cup and calls come up or pick 'em up.",
+    hint="dicehall.games.boss.seat_hint:seat_hint",
+    narration="dicehall.games.boss.narration:narrate",
+    score_unit="horse",
+    bot_notes={
+        "heuristic": "A plain player: comes up with two pair, keeps its largest group.",
+        "odds": "Plays by the exact odds of every keep and call.",
+        "equilibrium": "The solved equilibrium of a hand: nothing beats it on average.",
+    },
+)
 
 __all__ = [
     "BOTS",
+    "ENTRY",
     "GAME",
+    "SLOW_BOTS",
     "Boss",
     "BossAction",
     "BossOptions",

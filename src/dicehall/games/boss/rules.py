@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import Literal
 
 from dicehall.engine.chance import ChanceRequest, Outcome, Roll
 from dicehall.engine.errors import InvalidOptions
-from dicehall.engine.game import Chance, Finished, Game, Result, ToAct, Turn
+from dicehall.engine.game import Chance, Finished, Game, Result, Standing, ToAct, Turn
+from dicehall.engine.options import described
 from dicehall.games.boss.hands import (
     Dice,
     beats_first,
@@ -20,17 +23,25 @@ from dicehall.games.boss.hands import (
     showdown_rank,
     two_pairs_in,
 )
+from dicehall.games.narration import faces_counted, number_word
 
 MAX_HORSES = 25
 MAX_PICKUPS = 100
+
+#: The opponent's keep rule in one sentence, as the board and the command line show it.
+KEEP_RULE = "Two pairs may not be kept; a full house may."
 
 
 @dataclass(frozen=True, slots=True)
 class BossOptions:
     """House rules: horses needed to win the match; pick-ups allowed per hand (None: any)."""
 
-    horses: int = 2
-    max_pickups: int | None = None
+    horses: int = described(
+        2, "Horses to win", "Hands a player must win to take the match, 1 to 25."
+    )
+    max_pickups: int | None = described(
+        None, "Pick-ups per hand", "How often the Boss may pick 'em up; empty: no limit."
+    )
 
     def __post_init__(self) -> None:
         if not 1 <= self.horses <= MAX_HORSES:
@@ -104,6 +115,15 @@ class Showdown:
 
 HandRecord = NoBoss | PickedUp | Showdown
 
+
+@dataclass(frozen=True, slots=True)
+class RefusedKeep:
+    """A keep of the opponent's first-roll dice that the rules refuse, and why (a sentence)."""
+
+    dice: Dice
+    reason: str
+
+
 Phase = Literal["first_roll", "boss_roll", "call", "keep", "opponent_roll", "over"]
 
 
@@ -138,7 +158,10 @@ class BossView:
     """What one seat (or a spectator, seat None) may know.
 
     ``concealed`` is the Boss's hidden second roll, present only in the Boss's own view;
-    once a hand is shown down both final hands are in ``history``.
+    once a hand is shown down both final hands are in ``history``. ``keep_rule`` states the
+    opponent's keep rule; while the opponent keeps (phase ``keep``) ``refused_keeps`` lists
+    every selection of his first-roll dice that is not a legal keep, each with the reason
+    (empty in every other phase): a keep is legal exactly when it is in ``legal``.
     """
 
     seat: int | None
@@ -154,6 +177,8 @@ class BossView:
     pickups: int
     hands: int
     history: tuple[HandRecord, ...]
+    keep_rule: str
+    refused_keeps: tuple[RefusedKeep, ...]
 
     @property
     def opponent(self) -> int | None:
@@ -178,10 +203,15 @@ class Boss(Game[BossState, BossAction, BossOptions, BossView]):
     view_type = BossView
     action_type = BossAction
     hidden_information = True
+    turn_noun = "hand"
 
     def start(self, seats: int, options: BossOptions) -> BossState:
         self.check_seats(seats)
         return BossState(options.horses, options.max_pickups, (0, 0), "first_roll")
+
+    def standing(self, state: BossState) -> Standing:
+        """Each seat's score so far and the hand being played."""
+        return Standing(state.horses, state.hands + 1)
 
     def turn(self, state: BossState) -> Turn:
         phase = state.phase
@@ -248,6 +278,8 @@ class Boss(Game[BossState, BossAction, BossOptions, BossView]):
             pickups=state.pickups,
             hands=state.hands,
             history=state.history,
+            keep_rule=KEEP_RULE,
+            refused_keeps=_refused_keeps(state),
         )
 
     def why_illegal(self, state: BossState, seat: int, action: BossAction) -> str:
@@ -271,7 +303,14 @@ def _why_bad_keep(roll: Dice, keep: Dice) -> str:
             return f"{face} is not a die face (1 to 6)"
     short = missing_from(keep, roll)
     if short:
-        return f"your first roll {faces_text(roll)} does not have {faces_text(short)} to keep"
+        have, wanted = Counter(roll), Counter(keep)
+        parts = [
+            f"{faces_counted(have[face], face)} (not {number_word(wanted[face])})"
+            if have[face]
+            else faces_counted(0, face)
+            for face in sorted(set(short))
+        ]
+        return f"your first roll {faces_text(roll)} has {' and '.join(parts)} to keep"
     pairs = two_pairs_in(keep)
     if pairs is not None:
         high, low = pairs
@@ -281,6 +320,24 @@ def _why_bad_keep(roll: Dice, keep: Dice) -> str:
         )
     # unreachable for a legal keep, which act() applies without asking why
     return f"keeping {faces_text(keep)} is not allowed now"
+
+
+def _refused_keeps(state: BossState) -> tuple[RefusedKeep, ...]:
+    """Every distinct selection of the keeping opponent's dice the rules refuse, with why."""
+    if state.phase != "keep" or state.boss is None:
+        return ()
+    roll = tuple(sorted(state.first_rolls[1 - state.boss]))
+    legal = set(legal_keeps(roll))
+    refused = {
+        keep
+        for size in range(len(roll) + 1)
+        for keep in combinations(roll, size)
+        if keep not in legal
+    }
+    return tuple(
+        RefusedKeep(keep, _why_bad_keep(roll, keep))
+        for keep in sorted(refused, key=lambda k: (len(k), k))
+    )
 
 
 def _pair(rolls: tuple[Dice, ...]) -> tuple[Dice, Dice]:

@@ -1,6 +1,6 @@
 """Bull's Eye: the lead sets a target with three throws; the others try to match it."""
 
-from dicehall.games.bullseye.bots import BOTS, HeuristicBot, OptimalBot
+from dicehall.engine.bots import SlowBot
 from dicehall.games.bullseye.model import (
     BullseyeAction,
     BullseyeOptions,
@@ -14,18 +14,40 @@ from dicehall.games.bullseye.model import (
     ThrowOn,
 )
 from dicehall.games.bullseye.rules import GAME, BullsEye
+from dicehall.games.entry import GameEntry, LazyBots
+
+BOTS = LazyBots(
+    "dicehall.games.bullseye.bots", {"optimal": "OptimalBot", "heuristic": "HeuristicBot"}
+)
+
+#: ``optimal`` works out exact score distributions, up to about 0.2 s a decision.
+SLOW_BOTS: dict[str, SlowBot] = {"optimal": SlowBot(fallback="heuristic", cold_seconds=1)}
+
+ENTRY = GameEntry(
+    "bullseye",
+    GAME,
+    BOTS.with_random(),
+    slow_bots=SLOW_BOTS,
+    blurb="Throw at the Bull's Eye value, stop when you dare, and bet on it.",
+    hint="dicehall.games.bullseye.seat_hint:seat_hint",
+    narration="dicehall.games.bullseye.narration:narrate",
+    bot_notes={
+        "heuristic": "Throws on while more than 3 short; bets the most on an exact hit.",
+        "optimal": "Exact throws for the most expected points; bets on its chances.",
+    },
+)
 
 __all__ = [
     "BOTS",
+    "ENTRY",
     "GAME",
+    "SLOW_BOTS",
     "BullsEye",
     "BullseyeAction",
     "BullseyeOptions",
     "BullseyeState",
     "BullseyeView",
-    "HeuristicBot",
     "LeadChoice",
-    "OptimalBot",
     "Round",
     "RoundSummary",
     "RoundView",

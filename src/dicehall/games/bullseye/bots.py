@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 
-from dicehall.engine.bots import BotFactory
 from dicehall.games.bullseye.model import BullseyeAction, BullseyeView, RoundView, Stop, ThrowOn
 from dicehall.games.bullseye.scoring import round_score
 from dicehall.games.bullseye.stopping import Choice, best_choice, score_distribution
@@ -99,6 +98,3 @@ class HeuristicBot:
         choice: Choice = "throw" if total < rnd.target - 3 else "stop"
         bet = max(a.bet for a in legal) if round_score(total, rnd.target) == 50 else 0
         return _pick(legal, choice, bet)
-
-
-BOTS: dict[str, BotFactory] = {"optimal": OptimalBot, "heuristic": HeuristicBot}

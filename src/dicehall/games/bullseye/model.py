@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dicehall.engine.errors import InvalidOptions
+from dicehall.engine.options import described
 
 Throws = tuple[tuple[int, ...], ...]
 """One seat's counted throws in a round, each the dice as they finally lay."""
@@ -14,11 +15,19 @@ Throws = tuple[tuple[int, ...], ...]
 class BullseyeOptions:
     """House rules; ``rounds=None`` means two leads per seat, ``rounds=0`` no round limit."""
 
-    rounds: int | None = None
-    target_points: int | None = None
-    bet_limit: int = 10
-    bank: int = 100
-    allow_two_seats: bool = False
+    rounds: int | None = described(
+        None, "Rounds", "Empty: two leads per player; 0: no round limit (needs a target)."
+    )
+    target_points: int | None = described(
+        None, "Target points", "Points that end the game; empty: none."
+    )
+    bet_limit: int = described(
+        10, "Bet limit", "Most chips one bet may be, 0 to 1000 (0: no betting)."
+    )
+    bank: int = described(100, "Bank", "Chips each player starts with.")
+    allow_two_seats: bool = described(
+        False, "Allow two players", "Bull's Eye is best with three or more."
+    )
 
     def __post_init__(self) -> None:
         if self.rounds is not None and not 0 <= self.rounds <= 10_000:
@@ -82,7 +91,12 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class RoundSummary:
-    """A finished round; ``totals`` and ``scores`` are None for the lead."""
+    """A finished round; ``totals`` and ``scores`` are None for the lead.
+
+    ``pot`` is the pot at the round's end, ``won`` the chips each seat took from it and
+    ``carried`` what stays for the next round. In the game's last round ``won`` also holds
+    the carried pot shared among the game's winners, so ``carried`` is then 0.
+    """
 
     number: int
     lead: int
@@ -108,13 +122,26 @@ class BullseyeState:
 
 
 @dataclass(frozen=True, slots=True)
+class Band:
+    """A scoring band: a total at most ``distance`` from the Bull's Eye scores ``points``."""
+
+    distance: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class RoundView:
     """A round as everyone sees it (Bull's Eye hides no dice), with the derived figures.
 
     ``order`` is the throwing order (the lead first); ``rerolling`` the positions of ``dice``
     the matching rule is re-rolling; ``target`` the Bull's Eye so far (final once
     ``target_set``); ``totals`` and ``scores`` are None for the lead, and ``scores`` also for
-    seats still to finish.
+    seats still to finish. ``lead_adds`` is what each of the lead's counted throws added to
+    the Bull's Eye. ``stop_scores`` is what each seat would score by stopping now, once the
+    Bull's Eye is set, for a seat that has thrown and has no score yet (else None).
+    ``next_dice`` is how many dice the thrower's next throw uses and ``next_counted`` how
+    many of them, the highest, count toward the thrower's figure (both None once the
+    thrower has taken every throw).
     """
 
     number: int
@@ -129,11 +156,19 @@ class RoundView:
     totals: tuple[int | None, ...]
     scores: tuple[int | None, ...]
     bets: tuple[int, ...]
+    lead_adds: tuple[int, ...]
+    stop_scores: tuple[int | None, ...]
+    next_dice: int | None
+    next_counted: int | None
 
 
 @dataclass(frozen=True, slots=True)
 class BullseyeView:
-    """What a seat (or a spectator, ``seat=None``) knows: everything, as nothing is hidden."""
+    """What a seat (or a spectator, ``seat=None``) knows: everything, as nothing is hidden.
+
+    ``bands`` are the scoring bands, best first; a total farther from the Bull's Eye than the
+    last band's distance scores 0.
+    """
 
     seat: int | None
     options: BullseyeOptions
@@ -145,3 +180,4 @@ class BullseyeView:
     lead_choice: LeadChoice | None
     round: RoundView | None
     history: tuple[RoundSummary, ...]
+    bands: tuple[Band, ...]

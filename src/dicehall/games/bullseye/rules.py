@@ -7,8 +7,9 @@ from dataclasses import replace
 
 from dicehall.engine.chance import ChanceRequest, Outcome, Roll
 from dicehall.engine.errors import IllegalMove, InvalidOptions
-from dicehall.engine.game import Chance, Finished, Game, Result, ToAct, Turn
+from dicehall.engine.game import Chance, Finished, Game, Result, Standing, ToAct, Turn
 from dicehall.games.bullseye.model import (
+    Band,
     BullseyeAction,
     BullseyeOptions,
     BullseyeState,
@@ -21,9 +22,12 @@ from dicehall.games.bullseye.model import (
     ThrowOn,
 )
 from dicehall.games.bullseye.scoring import (
+    BANDS,
     DICE,
     THROWS,
     dice_for,
+    lead_counted,
+    lead_part,
     round_score,
     shared_positions,
     target_of,
@@ -52,6 +56,7 @@ class BullsEye(Game[BullseyeState, BullseyeAction, BullseyeOptions, BullseyeView
     state_type = BullseyeState
     view_type = BullseyeView
     action_type = BullseyeAction
+    turn_noun = "round"
 
     # -- the contract ------------------------------------------------------------------------
 
@@ -70,6 +75,10 @@ class BullsEye(Game[BullseyeState, BullseyeAction, BullseyeOptions, BullseyeView
             round=None,
             history=(),
         )
+
+    def standing(self, state: BullseyeState) -> Standing:
+        """Each seat's score so far and the round being played."""
+        return Standing(state.points, len(state.history) + 1)
 
     def turn(self, state: BullseyeState) -> Turn:
         if state.lead_choice is not None:
@@ -148,6 +157,7 @@ class BullsEye(Game[BullseyeState, BullseyeAction, BullseyeOptions, BullseyeView
             lead_choice=state.lead_choice,
             round=None if state.round is None else round_view(state.round),
             history=state.history,
+            bands=_BANDS,
         )
 
     def act(self, state: BullseyeState, seat: int, action: BullseyeAction) -> BullseyeState:
@@ -165,12 +175,14 @@ class BullsEye(Game[BullseyeState, BullseyeAction, BullseyeOptions, BullseyeView
         limit = state.options.bet_limit
         if bet < 0:
             return "a bet cannot be negative"
+        rnd = state.round
+        assert rnd is not None
+        if bet > 0 and seat == rnd.lead:
+            return "the lead does not bet: the lead cannot take the round's pot"
         if bet > limit:
             return f"a bet is at most {limit} chips" if limit else "betting is off in this game"
         if bet > state.banks[seat]:
             return f"you have only {state.banks[seat]} chips in your bank"
-        rnd = state.round
-        assert rnd is not None
         if isinstance(action, Stop) and rnd.thrower == rnd.lead:
             return "the lead cannot stop: the Bull's Eye takes all three throws"
         if isinstance(action, ThrowOn):
@@ -180,7 +192,13 @@ class BullsEye(Game[BullseyeState, BullseyeAction, BullseyeOptions, BullseyeView
     # -- helpers -----------------------------------------------------------------------------
 
     def max_bet(self, state: BullseyeState, seat: int) -> int:
-        """The largest bet ``seat`` may add now: the limit, or its bank if smaller."""
+        """The largest bet ``seat`` may add now: the limit, or its bank if smaller.
+
+        The lead does not bet (0): the lead cannot take the round's pot.
+        """
+        rnd = state.round
+        if rnd is not None and seat == rnd.lead:
+            return 0
         return min(state.options.bet_limit, state.banks[seat])
 
     def result(self, state: BullseyeState) -> Result:
@@ -224,10 +242,22 @@ class BullsEye(Game[BullseyeState, BullseyeAction, BullseyeOptions, BullseyeView
             share, carried = divmod(state.pot, len(winners))
             for w in winners:
                 won[w] = share
+        points = tuple(p + (s or 0) for p, s in zip(state.points, scores, strict=True))
+        over = self._over(state.options, points, len(state.history) + 1)
+        if over and carried:
+            # The game ends: the pot still carried goes to the game's winners, split like a
+            # round's pot, the odd chips to the first winner left of this (the last) lead.
+            top_points = max(points)
+            order = throwing_order(rnd.lead, seats)
+            game_winners = [s for s in (*order[1:], order[0]) if points[s] == top_points]
+            share, odd = divmod(carried, len(game_winners))
+            for w in game_winners:
+                won[w] += share
+            won[game_winners[0]] += odd
+            carried = 0
         summary = RoundSummary(
             rnd.number, rnd.lead, target, totals, scores, state.pot, tuple(won), carried
         )
-        points = tuple(p + (s or 0) for p, s in zip(state.points, scores, strict=True))
         banks = tuple(b + w for b, w in zip(state.banks, won, strict=True))
         state = replace(
             state,
@@ -237,17 +267,21 @@ class BullsEye(Game[BullseyeState, BullseyeAction, BullseyeOptions, BullseyeView
             round=None,
             history=(*state.history, summary),
         )
-        if self._over(state):
+        if over:
             return state
         return replace(state, round=_new_round(rnd.number + 1, (rnd.lead + 1) % seats, seats))
 
     @staticmethod
-    def _over(state: BullseyeState) -> bool:
-        limit = state.options.rounds_for(len(state.points))
-        if limit is not None and len(state.history) >= limit:
+    def _over(options: BullseyeOptions, points: tuple[int, ...], rounds_played: int) -> bool:
+        """Whether the game ends with ``points`` after ``rounds_played`` rounds."""
+        limit = options.rounds_for(len(points))
+        if limit is not None and rounds_played >= limit:
             return True
-        goal = state.options.target_points
-        return goal is not None and max(state.points) >= goal
+        goal = options.target_points
+        return goal is not None and max(points) >= goal
+
+
+_BANDS = tuple(Band(distance, points) for distance, points in BANDS)
 
 
 def round_view(rnd: Round) -> RoundView:
@@ -262,6 +296,19 @@ def round_view(rnd: Round) -> RoundView:
         round_score(t, target) if t is not None and s in done else None
         for s, t in enumerate(totals)
     )
+    target_set = len(lead_throws) == THROWS
+    stop_scores = tuple(
+        round_score(t, target)
+        if target_set and t is not None and rnd.counted[s] and scores[s] is None
+        else None
+        for s, t in enumerate(totals)
+    )
+    taken = len(rnd.counted[rnd.thrower])
+    is_lead = rnd.thrower == rnd.lead
+    next_dice = dice_for(taken, lead=is_lead) if taken < THROWS else None
+    next_counted = None
+    if next_dice is not None:
+        next_counted = lead_counted(taken) if is_lead else next_dice
     return RoundView(
         number=rnd.number,
         lead=rnd.lead,
@@ -271,10 +318,14 @@ def round_view(rnd: Round) -> RoundView:
         rerolling=shared_positions(rnd.dice),
         counted=rnd.counted,
         target=target,
-        target_set=len(lead_throws) == THROWS,
+        target_set=target_set,
         totals=totals,
         scores=scores,
         bets=rnd.bets,
+        lead_adds=tuple(lead_part(i, dice) for i, dice in enumerate(lead_throws)),
+        stop_scores=stop_scores,
+        next_dice=next_dice,
+        next_counted=next_counted,
     )
 
 

@@ -21,10 +21,15 @@ def shared_positions(dice: Sequence[int]) -> tuple[int, ...]:
     return tuple(i for i, face in enumerate(dice) if dice.count(face) >= 2)
 
 
+def lead_counted(throw: int) -> int:
+    """How many dice of the lead's ``throw`` (0, 1 or 2) count, the highest: 3, 2, then 1."""
+    return DICE - throw
+
+
 def lead_part(throw: int, dice: Sequence[int]) -> int:
     """What the lead's ``throw`` (0, 1 or 2) adds: all three dice, the two highest, the highest."""
     ordered = sorted(dice, reverse=True)
-    return sum(ordered[: DICE - throw])
+    return sum(ordered[: lead_counted(throw)])
 
 
 def target_of(throws: Sequence[Sequence[int]]) -> int:

@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
-from dicehall.engine.bots import BotFactory
-from dicehall.games.holdem.bots import EquityBot
+from dicehall.engine.bots import SlowBot
+from dicehall.games.entry import GameEntry, LazyBots
 from dicehall.games.holdem.rules import GAME, Holdem
 
-BOTS: dict[str, BotFactory] = {"equity": EquityBot}
+BOTS = LazyBots("dicehall.games.holdem.bots", {"equity": "EquityBot"})
 
-__all__ = ["BOTS", "GAME", "Holdem"]
+#: ``equity`` simulates up to a thousand deals a decision (up to about 2 s).
+SLOW_BOTS: dict[str, SlowBot] = {"equity": SlowBot(fallback="random", cold_seconds=5)}
+
+ENTRY = GameEntry(
+    "holdem",
+    GAME,
+    BOTS.with_random(),
+    slow_bots=SLOW_BOTS,
+    blurb="Texas hold'em with dice: two pocket dice, five community dice, chips.",
+    hint="dicehall.games.holdem.seat_hint:seat_hint",
+    narration="dicehall.games.holdem.narration:narrate",
+    score_unit="chip",
+    bot_notes={
+        "equity": "Bets by its simulated share of the pot against the hands still in.",
+    },
+)
+
+__all__ = ["BOTS", "ENTRY", "GAME", "SLOW_BOTS", "Holdem"]

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from dicehall.engine.errors import InvalidOptions
+from dicehall.engine.options import described
 from dicehall.games.holdem.pots import UNIT, Pot
 
 Street = Literal["open", "flop", "turn", "river"]
@@ -27,8 +28,12 @@ STREET_DICE: dict[str, int] = {"flop": 3, "turn": 1, "river": 1}
 class HoldemOptions:
     """House options: starting stack, and a cap on flop re-rolls (None: no cap)."""
 
-    stack: int = 500
-    max_flop_rerolls: int | None = None
+    stack: int = described(
+        500, "Starting stack", "Chips each player starts with: a multiple of 10."
+    )
+    max_flop_rerolls: int | None = described(
+        None, "Flop re-rolls", "A cap on flop re-rolls; empty: no cap."
+    )
 
     def __post_init__(self) -> None:
         if not UNIT <= self.stack <= 1_000_000 or self.stack % UNIT:
@@ -135,7 +140,11 @@ class HoldemState:
 
 @dataclass(frozen=True, slots=True)
 class HoldemView:
-    """What one seat (or a spectator, ``seat`` None) may know: other pockets are absent."""
+    """What one seat (or a spectator, ``seat`` None) may know: other pockets are absent.
+
+    ``limit`` is this street's largest bet or raise; ``raises`` the raises made this round,
+    at most ``max_raises``.
+    """
 
     seat: int | None
     hand: int
@@ -153,6 +162,7 @@ class HoldemView:
     to_call: int
     raises: int
     limit: int
+    max_raises: int
     pots: tuple[Pot, ...]
     rerolls: int
     max_flop_rerolls: int | None

@@ -6,11 +6,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from dicehall.engine.chance import ChanceRequest, Draw, Outcome, Roll
-from dicehall.engine.game import Chance, Finished, Game, Result, ToAct, Turn
+from dicehall.engine.game import Chance, Finished, Game, Result, Standing, ToAct, Turn
 from dicehall.games.holdem import betting
 from dicehall.games.holdem.dice import bag_after, make
 from dicehall.games.holdem.model import (
     ANTE,
+    MAX_RAISES,
     STREET_DICE,
     AllIn,
     Bet,
@@ -59,6 +60,7 @@ class Holdem(Game[HoldemState, HoldemAction, HoldemOptions, HoldemView]):
     view_type = HoldemView
     action_type = HoldemAction
     hidden_information = True
+    turn_noun = "hand"
 
     # -- the contract ------------------------------------------------------------------------
 
@@ -88,6 +90,10 @@ class Holdem(Game[HoldemState, HoldemAction, HoldemOptions, HoldemView]):
             winners=(),
         )
         return self._new_hand(state, 0)
+
+    def standing(self, state: HoldemState) -> Standing:
+        """Each seat's score so far and the hand being played."""
+        return Standing(state.stacks, max(1, state.hand))
 
     def turn(self, state: HoldemState) -> Turn:
         """A seat to bet, dice to draw or roll, or the end of the game."""
@@ -196,6 +202,7 @@ class Holdem(Game[HoldemState, HoldemAction, HoldemOptions, HoldemView]):
             to_call=owed,
             raises=state.raises,
             limit=betting.limit(state),
+            max_raises=MAX_RAISES,
             pots=pots_from(state.contributions, not_in, state.stacks),
             rerolls=state.rerolls,
             max_flop_rerolls=state.options.max_flop_rerolls,

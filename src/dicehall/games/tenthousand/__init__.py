@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dicehall.engine.bots import BotFactory
-from dicehall.games.tenthousand.bots import HeuristicBot, OptimalBot, ThresholdBot
+from dicehall.engine.bots import SlowBot
+from dicehall.games.entry import GameEntry, LazyBots
 from dicehall.games.tenthousand.rules import (
     Bank,
     RollOn,
@@ -17,16 +17,40 @@ from dicehall.games.tenthousand.rules import (
 )
 
 GAME = TenThousand()
-BOTS: dict[str, BotFactory] = {
-    "heuristic": HeuristicBot,
-    "threshold": ThresholdBot,
-    "max_expected": ThresholdBot,
-    "optimal": OptimalBot,
-}
+BOTS = LazyBots(
+    "dicehall.games.tenthousand.bots",
+    {
+        "heuristic": "HeuristicBot",
+        "threshold": "ThresholdBot",
+        "max_expected": "ThresholdBot",
+        "optimal": "OptimalBot",
+    },
+)
+
+#: ``optimal`` solves its tables on first use for a game's options (about 30 s to 75 s).
+SLOW_BOTS: dict[str, SlowBot] = {"optimal": SlowBot(fallback="max_expected", cold_seconds=75)}
+
+ENTRY = GameEntry(
+    "tenthousand",
+    GAME,
+    BOTS.with_random(),
+    slow_bots=SLOW_BOTS,
+    blurb="Push your luck with six dice: bank your points or roll on and risk them.",
+    hint="dicehall.games.tenthousand.seat_hint:seat_hint",
+    narration="dicehall.games.tenthousand.narration:narrate",
+    bot_notes={
+        "heuristic": "Rules of thumb: keeps the most points, banks at 300 with few dice left.",
+        "max_expected": "Banks by exact turn tables to score the most points a turn.",
+        "threshold": "Another name for max_expected.",
+        "optimal": "Plays for the best chance to win, from the exact solution.",
+    },
+)
 
 __all__ = [
     "BOTS",
+    "ENTRY",
     "GAME",
+    "SLOW_BOTS",
     "Bank",
     "RollOn",
     "SetAside",

@@ -9,7 +9,8 @@ from typing import Literal
 
 from dicehall.engine.chance import ChanceRequest, Outcome, Roll
 from dicehall.engine.errors import InvalidOptions
-from dicehall.engine.game import Chance, Finished, Game, Result, ToAct, Turn
+from dicehall.engine.game import Chance, Finished, Game, Result, Standing, ToAct, Turn
+from dicehall.engine.options import described
 from dicehall.games.tenthousand.scoring import counts_of, dead_dice, keep_value, set_asides
 from dicehall.games.tenthousand.stakes import split_pot
 
@@ -21,19 +22,37 @@ MAX_SEATS = 8
 class TenThousandOptions:
     """House rules, validated when a game is created. Money is counted in cents."""
 
-    target: int = 10_000
-    entry_threshold: int = 1000
-    four_and_pair_is_three_pairs: bool = False
-    ante: int = 25
-    zero_penalty: int = 5
+    target: int = described(
+        10_000, "Target score", "The banked total that starts the final round, 50 to 100000."
+    )
+    entry_threshold: int = described(
+        1000, "Entry threshold", "Points a player must bank in one turn to get on the board."
+    )
+    four_and_pair_is_three_pairs: bool = described(
+        False, "Four of a kind and a pair count as three pairs"
+    )
+    ante: int = described(
+        25, "Ante (cents)", "Play money each player puts in: shown, never charged. 0 to 100000."
+    )
+    zero_penalty: int = described(
+        5,
+        "Zero penalty (cents)",
+        "Play money a player who has entered pays for each zero-out, 0 to 100000.",
+    )
 
     def __post_init__(self) -> None:
         if not 50 <= self.target <= 100_000:
             raise InvalidOptions(f"target must be 50 to 100000 points, not {self.target}")
-        if not 0 <= self.entry_threshold <= self.target:
+        if self.entry_threshold < 0:
             raise InvalidOptions(
                 f"entry_threshold must be 0 to the target ({self.target}), "
                 f"not {self.entry_threshold}"
+            )
+        if self.entry_threshold > self.target:
+            # Either may be the one just set: name both, the target first.
+            raise InvalidOptions(
+                f"target ({self.target}) is below entry_threshold ({self.entry_threshold}): "
+                "the target must be at least the entry threshold"
             )
         if not 0 <= self.ante <= 100_000:
             raise InvalidOptions(f"ante must be 0 to 100000 cents, not {self.ante}")
@@ -207,6 +226,10 @@ class TenThousand(Game[TenThousandState, TenThousandAction, TenThousandOptions, 
             last=None,
             payouts=(),
         )
+
+    def standing(self, state: TenThousandState) -> Standing:
+        """Each seat's score so far and the turn being played."""
+        return Standing(state.banked, state.turns + 1)
 
     def turn(self, state: TenThousandState) -> Turn:
         phase = state.phase

@@ -3,7 +3,7 @@
 Browsers sign in with a session cookie (HttpOnly, SameSite=Lax) and send the session's CSRF
 token in ``X-CSRF-Token`` with every write; programs send ``Authorization: Bearer TOKEN``
 and need no CSRF token. Log-in and sign-up are rate limited per client address and per
-user id (429 with ``Retry-After``).
+address and user id (429 with ``Retry-After``).
 """
 
 from __future__ import annotations
@@ -15,18 +15,28 @@ from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict
 from sqlalchemy.orm import Session
 
-from dicehall.server import accounts
-from dicehall.server.api.deps import DbDep, ServicesDep, UserDep, authenticate
+from dicehall.server.api.deps import CurrentUser, DbDep, ServicesDep, authenticate
 from dicehall.server.api.errors import ApiError
-from dicehall.server.models import AuthSession, User
-from dicehall.server.ratelimit import bucket
-from dicehall.server.security import SESSION_COOKIE
-from dicehall.server.services import Services
+from dicehall.server.api.params import in_id_range
+from dicehall.server.api.schemas import (
+    ApiToken,
+    NewApiToken,
+    PasswordChanged,
+    SignedIn,
+    SignedOut,
+    TokenRevoked,
+    UserProfile,
+    errors,
+)
+from dicehall.server.core.models import AuthSession, User
+from dicehall.server.core.security import SESSION_COOKIE
+from dicehall.server.domain import accounts
+from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.push import session_credential, token_credential
+from dicehall.server.domain.services import Services
+from dicehall.server.http.session_cookie import clear_session_cookie, set_session_cookie
 
 router = APIRouter(prefix="/api/v1", tags=["accounts"])
-
-#: Token ids are 32-bit integers in every database; larger ones cannot exist.
-_MAX_ID = 2**31 - 1
 
 
 def _unicode(text: str) -> str:
@@ -85,15 +95,12 @@ def _address(request: Request) -> str:
 
 
 def _over_limit(
-    request: Request, services: Services, kind: str, user_id: str
+    request: Request, services: Services, kind: str, user_id: str, *, own: bool = False
 ) -> JSONResponse | None:
-    """Count an attempt; the 429 answer when this address or this user id is over the limit."""
-    wait = services.limiter.hit(
-        [
-            bucket(kind, "ip", _address(request)),
-            bucket(kind, "user", accounts.user_key(user_id)),
-        ]
-    )
+    """Count an attempt; the 429 answer when this address, or this address trying this user
+    id, is over the limit. ``own``: the user is signed in, so the user id alone counts too
+    (nobody else can spend that count)."""
+    wait = accounts.count_attempt(services, kind, _address(request), user_id, own=own)
     if wait is None:
         return None
     return JSONResponse(
@@ -107,33 +114,10 @@ def _over_limit(
     )
 
 
-def _set_cookie(response: Response, services: Services, secret: str) -> None:
-    settings = services.settings
-    response.set_cookie(
-        SESSION_COOKIE,
-        secret,
-        max_age=settings.session_days * 86400,
-        path="/",
-        secure=settings.secure_cookies,
-        httponly=True,
-        samesite="lax",
-    )
-
-
-def _clear_cookie(response: Response, services: Services) -> None:
-    response.delete_cookie(
-        SESSION_COOKIE,
-        path="/",
-        secure=services.settings.secure_cookies,
-        httponly=True,
-        samesite="lax",
-    )
-
-
-def _ended(exc: ApiError, services: Services) -> JSONResponse:
+def _ended(exc: Refused, services: Services) -> JSONResponse:
     """The 401 for an ended session, also telling the browser to drop the dead cookie."""
     answer = JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
-    _clear_cookie(answer, services)
+    clear_session_cookie(answer, services.settings)
     return answer
 
 
@@ -151,7 +135,13 @@ def _signed_in_payload(signed: accounts.SignedIn) -> dict[str, Any]:
     return {"user": accounts.user_payload(signed.user), "csrf_token": signed.csrf_token}
 
 
-@router.post("/auth/signup", status_code=status.HTTP_201_CREATED, response_model=None)
+@router.post(
+    "/auth/signup",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="auth-signup",
+    response_model=SignedIn,
+    responses=errors(400, 409, 422, 429, 503),
+)
 def signup(
     body: SignUp, request: Request, response: Response, services: ServicesDep
 ) -> dict[str, Any] | JSONResponse:
@@ -166,11 +156,16 @@ def signup(
         body.display_name,
         request.cookies.get(SESSION_COOKIE),
     )
-    _set_cookie(response, services, signed.cookie)
+    set_session_cookie(response, services.settings, signed.cookie)
     return _signed_in_payload(signed)
 
 
-@router.post("/auth/login", response_model=None)
+@router.post(
+    "/auth/login",
+    operation_id="auth-login",
+    response_model=SignedIn,
+    responses=errors(400, 401, 422, 429, 503),
+)
 def login(
     body: LogIn, request: Request, response: Response, services: ServicesDep
 ) -> dict[str, Any] | JSONResponse:
@@ -181,7 +176,7 @@ def login(
     signed = accounts.log_in(
         services, body.user_id, body.password, request.cookies.get(SESSION_COOKIE)
     )
-    _set_cookie(response, services, signed.cookie)
+    set_session_cookie(response, services.settings, signed.cookie)
     return _signed_in_payload(signed)
 
 
@@ -191,7 +186,7 @@ def _browser_session(
     """Who is signed in; for an expired session, the 401 answer that also clears the cookie."""
     try:
         found = authenticate(request, db)
-    except ApiError as exc:
+    except Refused as exc:
         if exc.code != "session_expired":
             raise
         return _ended(exc, services)
@@ -200,7 +195,12 @@ def _browser_session(
     return found
 
 
-@router.post("/auth/logout", response_model=None)
+@router.post(
+    "/auth/logout",
+    operation_id="auth-logout",
+    response_model=SignedOut,
+    responses=errors(400, 401, 403, 503),
+)
 def logout(
     request: Request, response: Response, db: DbDep, services: ServicesDep
 ) -> dict[str, Any] | JSONResponse:
@@ -217,11 +217,14 @@ def logout(
             "DELETE /api/v1/tokens/{id}",
         )
     accounts.log_out(services, session.id)
-    _clear_cookie(response, services)
+    services.broker.end_credentials(_user.id, [session_credential(session.id)], "signed out")
+    clear_session_cookie(response, services.settings)
     return {"signed_out": True, "message": "you are signed out"}
 
 
-@router.get("/auth/session", response_model=None)
+@router.get(
+    "/auth/session", operation_id="auth-session", response_model=SignedIn, responses=errors(401)
+)
 def current_session(
     request: Request, db: DbDep, services: ServicesDep
 ) -> dict[str, Any] | JSONResponse:
@@ -239,18 +242,24 @@ def current_session(
     return {"user": accounts.user_payload(user), "csrf_token": session.csrf_token}
 
 
-@router.post("/auth/password", response_model=None)
+@router.post(
+    "/auth/password",
+    operation_id="auth-password",
+    response_model=PasswordChanged,
+    responses=errors(400, 401, 403, 409, 422, 429, 503),
+)
 def change_password(
     body: PasswordChange, request: Request, signed_in: SignedInDep, services: ServicesDep
 ) -> dict[str, Any] | JSONResponse:
     """Change the password; every other session of the user ends (API tokens stay valid)."""
     user, session = signed_in
     # The old password is a guess like a log-in's, so a stolen session cannot brute-force it.
-    limited = _over_limit(request, services, "password", user.user_id)
+    limited = _over_limit(request, services, "password", user.user_id, own=True)
     if limited is not None:
         return limited
     keep = session.id if session is not None else None
     ended = accounts.change_password(services, user, keep, body.old_password, body.new_password)
+    services.broker.end_sessions_except(user.id, keep, "the password was changed")
     which = "other browser sessions" if session is not None else "browser sessions"
     return {
         "user": accounts.user_payload(user),
@@ -259,14 +268,19 @@ def change_password(
     }
 
 
-@router.get("/users/me")
-def my_profile(user: UserDep) -> dict[str, Any]:
+@router.get("/users/me", operation_id="users-me", response_model=UserProfile, responses=errors(401))
+def my_profile(user: CurrentUser) -> dict[str, Any]:
     """My profile."""
     return accounts.user_payload(user)
 
 
-@router.patch("/users/me")
-def edit_profile(body: ProfileEdit, user: UserDep, services: ServicesDep) -> dict[str, Any]:
+@router.patch(
+    "/users/me",
+    operation_id="users-me-update",
+    response_model=UserProfile,
+    responses=errors(400, 401, 403, 422, 503),
+)
+def edit_profile(body: ProfileEdit, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
     """Change my display name and/or about text."""
     if body.display_name is None and body.about is None:
         raise ApiError(422, "nothing_to_change", "send display_name and/or about to change")
@@ -274,31 +288,50 @@ def edit_profile(body: ProfileEdit, user: UserDep, services: ServicesDep) -> dic
     return accounts.user_payload(updated)
 
 
-@router.get("/users/{user_id}")
+@router.get(
+    "/users/{user_id}",
+    operation_id="users-get",
+    response_model=UserProfile,
+    responses=errors(404, 422),
+)
 def profile(user_id: str, db: DbDep) -> dict[str, Any]:
     """Anyone's public profile, by user id (any case)."""
     return accounts.user_payload(accounts.find_user(db, user_id))
 
 
-@router.post("/tokens", status_code=status.HTTP_201_CREATED)
-def create_token(body: NewToken, user: UserDep, services: ServicesDep) -> dict[str, Any]:
+@router.post(
+    "/tokens",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="tokens-create",
+    response_model=NewApiToken,
+    responses=errors(400, 401, 403, 409, 422, 503),
+)
+def create_token(body: NewToken, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
     """A new API token: its secret is in this answer only, so keep it now."""
     secret, row = accounts.create_token(services, user, body.name)
     return {**accounts.token_payload(row), "token": secret}
 
 
-@router.get("/tokens")
-def list_tokens(user: UserDep, db: DbDep) -> list[dict[str, Any]]:
+@router.get(
+    "/tokens", operation_id="tokens-list", response_model=list[ApiToken], responses=errors(401)
+)
+def list_tokens(user: CurrentUser, db: DbDep) -> list[dict[str, Any]]:
     """My API tokens (names and dates, never the secrets)."""
     return accounts.list_tokens(db, user)
 
 
-@router.delete("/tokens/{token_id}")
-def revoke_token(token_id: int, user: UserDep, services: ServicesDep) -> dict[str, Any]:
+@router.delete(
+    "/tokens/{token_id}",
+    operation_id="tokens-revoke",
+    response_model=TokenRevoked,
+    responses=errors(401, 403, 404, 422, 503),
+)
+def revoke_token(token_id: int, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
     """Revoke one of my API tokens; programs using it get 401 from now on."""
-    if not 1 <= token_id <= _MAX_ID:
+    if not in_id_range(token_id):
         raise ApiError(404, "no_such_token", f"you have no API token {token_id}")
-    accounts.revoke_token(services, user, token_id)
+    token_hash = accounts.revoke_token(services, user, token_id)
+    services.broker.end_credentials(user.id, [token_credential(token_hash)], "token revoked")
     return {"revoked": token_id, "message": f"API token {token_id} is revoked"}
 
 

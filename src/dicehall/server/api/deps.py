@@ -11,10 +11,12 @@ from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
 from dicehall.server.api.errors import ApiError
-from dicehall.server.clock import aware, now
-from dicehall.server.models import ApiToken, AuthSession, User
-from dicehall.server.security import CSRF_HEADER, SESSION_COOKIE, digest, same
-from dicehall.server.services import Services
+from dicehall.server.core.clock import aware, now
+from dicehall.server.core.models import ApiToken, AuthSession, User
+from dicehall.server.core.security import CSRF_HEADER, SESSION_COOKIE, digest, same
+from dicehall.server.domain.services import Services
+from dicehall.server.domain.work import run_db
+from dicehall.server.http.accesslog import note_user
 
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
@@ -56,6 +58,7 @@ def authenticate(request: HTTPConnection, db: Session) -> tuple[User, AuthSessio
         )
         if user is None:
             raise ApiError(401, "unauthenticated", "this API token is not valid (revoked?)")
+        note_user(request, user.user_id)
         return user, None
     cookie = request.cookies.get(SESSION_COOKIE)
     if not cookie:
@@ -74,25 +77,27 @@ def authenticate(request: HTTPConnection, db: Session) -> tuple[User, AuthSessio
     user = db.get(User, row.user_pk)
     if user is None:  # pragma: no cover - sessions cascade with their user
         raise ApiError(401, "session_expired", "your session has ended; please sign in again")
+    note_user(request, user.user_id)
     return user, row
 
 
-def optional_user(request: Request, db: DbDep) -> User | None:
-    """The signed-in user, or None for a visitor."""
-    found = authenticate(request, db)
-    return found[0] if found else None
+async def optional_user(request: Request, services: ServicesDep) -> User | None:
+    """The signed-in user, or None for a visitor (the fast path of :func:`quick_user`, in a
+    thread)."""
+    return await run_db(services, quick_user, request, services)
 
 
-def current_user(request: Request, db: DbDep) -> User:
+async def current_user(request: Request, services: ServicesDep) -> User:
     """The signed-in user; visitors get 401."""
-    found = authenticate(request, db)
-    if found is None:
+    user = await run_db(services, quick_user, request, services)
+    if user is None:
         raise ApiError(401, "unauthenticated", "sign in first (session cookie or bearer token)")
-    return found[0]
+    return user
 
 
-UserDep = Annotated[User, Depends(current_user)]
-OptionalUserDep = Annotated[User | None, Depends(optional_user)]
+#: The signed-in user of an API route (401 for a visitor), and the same or None.
+CurrentUser = Annotated[User, Depends(current_user)]
+OptionalUser = Annotated[User | None, Depends(optional_user)]
 
 
 _USERS = User.__table__
@@ -129,6 +134,7 @@ def quick_user(request: HTTPConnection, services: Services) -> User | None:
             if scheme.lower() == "bearer" and secret.strip():
                 row = conn.execute(_USER_BY_TOKEN, {"b_hash": digest(secret.strip())}).first()
                 if row is not None:
+                    note_user(request, row.user_id)
                     return _user_of(row)
         elif cookie:
             row = conn.execute(_USER_BY_SESSION, {"b_id": digest(cookie)}).first()
@@ -136,6 +142,7 @@ def quick_user(request: HTTPConnection, services: Services) -> User | None:
                 safe = request.scope.get("method", "GET") in _SAFE_METHODS
                 sent = request.headers.get(CSRF_HEADER, "")
                 if safe or (sent and same(sent, row.csrf_token)):
+                    note_user(request, row.user_id)
                     return _user_of(row)
     with services.sessions() as db:
         found = authenticate(request, db)

@@ -11,19 +11,21 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicehall.engine.errors import CodecError, IllegalMove, InvalidInput, InvalidOptions
+from dicehall.server.core.writelock import Busy
+from dicehall.server.domain.errors import STATUS, Refused
+from dicehall.server.domain.pool import PoolEmpty
 
 logger = logging.getLogger("dicehall.server")
 
 
-class ApiError(Exception):
-    """An answer other than success, with a status, a short code and a sentence."""
+class ApiError(Refused):
+    """A refusal the HTTP layer itself makes (authentication, parameters), by its status."""
 
     def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.extra = extra
+        kind = next((k for k, s in STATUS.items() if s == status), None)
+        if kind is None:
+            raise ValueError(f"no kind of refusal is answered with {status}")
+        super().__init__(kind, code, message, **extra)
 
 
 def _body(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -41,12 +43,24 @@ def _describe(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "the request is not valid"
 
 
+def _unavailable(code: str, message: str, retry_after: int) -> JSONResponse:
+    return JSONResponse(
+        _body(code, message, retry_after=retry_after),
+        status_code=503,
+        headers={"Retry-After": str(retry_after)},
+    )
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Every error becomes a clear JSON answer; nothing a client sends gives a 500."""
 
-    @app.exception_handler(ApiError)
-    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(_body(exc.code, exc.message, **exc.extra), status_code=exc.status)
+    @app.exception_handler(Refused)
+    async def _refused(_request: Request, exc: Refused) -> JSONResponse:
+        retry_after = exc.extra.get("retry_after")
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+        return JSONResponse(
+            _body(exc.code, exc.message, **exc.extra), status_code=exc.status, headers=headers
+        )
 
     @app.exception_handler(IllegalMove)
     async def _illegal(_request: Request, exc: IllegalMove) -> JSONResponse:
@@ -63,6 +77,15 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(CodecError)
     async def _codec(_request: Request, exc: CodecError) -> JSONResponse:
         return JSONResponse(_body("invalid_input", str(exc)), status_code=422)
+
+    @app.exception_handler(Busy)
+    async def _busy(_request: Request, exc: Busy) -> JSONResponse:
+        return _unavailable("busy", str(exc), exc.retry_after)
+
+    @app.exception_handler(PoolEmpty)
+    async def _no_dice(_request: Request, exc: PoolEmpty) -> JSONResponse:
+        logger.warning("a request found the dice pool empty: %s", exc)
+        return _unavailable("no_dice", "new dice are being committed; try again shortly", 2)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:

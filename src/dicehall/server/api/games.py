@@ -2,25 +2,35 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Depends, Header, Request, status
+from fastapi import APIRouter, Depends, Header, Query, Request, status
 from pydantic import BaseModel, Field
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
-from starlette.concurrency import run_in_threadpool
 
 from dicehall import games
 from dicehall.engine import codec
-from dicehall.server import gameservice
-from dicehall.server.api.deps import ServicesDep, quick_user
+from dicehall.server.api.deps import CurrentUser, OptionalUser, ServicesDep
 from dicehall.server.api.errors import ApiError
-from dicehall.server.gameservice import GameRecord, SeatInfo
-from dicehall.server.models import User
-from dicehall.server.pool import PoolEmpty
-from dicehall.server.services import Services
+from dicehall.server.api.params import GameId
+from dicehall.server.api.schemas import (
+    Game,
+    GameEvents,
+    GameKind,
+    GameLog,
+    GameMove,
+    GameSummary,
+    WaitingOnMe,
+    errors,
+)
+from dicehall.server.core.models import User
+from dicehall.server.domain import gameservice
+from dicehall.server.domain.gameservice import Answer, GameRecord, SeatInfo
+from dicehall.server.domain.services import Services
+from dicehall.server.domain.work import notify, read, run_db, write
+from dicehall.server.workers.driver import BotDriver
 
 router = APIRouter(prefix="/api/v1", tags=["games"])
 
@@ -49,59 +59,15 @@ class PostAction(BaseModel):
     expected_version: int = Field(ge=0)
 
 
-_writes = itertools.count()
+async def _driver(request: Request) -> BotDriver:
+    driver: BotDriver = request.app.state.driver
+    return driver
 
 
-async def run_db(services: Services, fn: Callable[..., T], *args: Any) -> T:
-    """Run blocking database work: inline on SQLite (one writer at a time, microseconds of
-    work, and no thread hops), in the thread pool on PostgreSQL (network round trips)."""
-    if services.inline_db:
-        return fn(*args)
-    return await run_in_threadpool(fn, *args)
+DriverDep = Annotated[BotDriver, Depends(_driver)]
 
 
-async def _optional_user(request: Request, services: ServicesDep) -> User | None:
-    return await run_db(services, quick_user, request, services)
-
-
-async def _required_user(request: Request, services: ServicesDep) -> User:
-    user = await run_db(services, quick_user, request, services)
-    if user is None:
-        raise ApiError(401, "unauthenticated", "sign in first (session cookie or bearer token)")
-    return user
-
-
-UserDep = Annotated[User, Depends(_required_user)]
-OptionalUserDep = Annotated[User | None, Depends(_optional_user)]
-
-
-def _notify(services: Services, record: GameRecord, seats: list[SeatInfo]) -> None:
-    for user_pk, message in gameservice.pushes(record, seats):
-        services.broker.publish(user_pk, message)
-
-
-def _write(services: Services, work: Callable[[Connection], T]) -> T:
-    """Run a write transaction, topping the dice pool up once if it ran dry."""
-    for attempt in range(2):
-        try:
-            with services.write_conn() as conn:
-                result = work(conn)
-            if next(_writes) % 50 == 0:
-                services.pool.ensure_reserve(services.write_conn)
-            return result
-        except PoolEmpty:
-            if attempt:
-                raise
-            services.pool.ensure_reserve(services.write_conn)
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _read(services: Services, work: Callable[[Connection], T]) -> T:
-    with services.read_conn() as conn:
-        return work(conn)
-
-
-@router.get("/games/kinds")
+@router.get("/games/kinds", operation_id="games-kinds", response_model=list[GameKind])
 async def list_kinds() -> list[dict[str, Any]]:
     """The games this site offers, with seat counts, default options and bots."""
     out = []
@@ -115,109 +81,235 @@ async def list_kinds() -> list[dict[str, Any]]:
                 "min_seats": game.min_seats,
                 "max_seats": game.max_seats,
                 "options": codec.encode(game.options({})),
-                "bots": sorted(entry.bots),
+                "bots": [bot for bot, _ in entry.ranked_bots()],
+                "bot_notes": dict(entry.ranked_bots()),
             }
         )
     return out
 
 
-@router.post("/games", status_code=status.HTTP_201_CREATED)
-async def create(body: CreateGame, user: UserDep, services: ServicesDep) -> dict[str, Any]:
+@router.post(
+    "/games",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="games-create",
+    response_model=Game,
+    responses=errors(400, 401, 403, 422, 429, 503),
+)
+async def create(
+    body: CreateGame, user: CurrentUser, services: ServicesDep, driver: DriverDep
+) -> dict[str, Any]:
     """Create a game; with no open seats it starts at once (bots move, dice are rolled)."""
     record, seats = await run_db(
         services,
-        _write,
+        write,
         services,
         lambda conn: gameservice.create_game(
             conn, services.pool, user, body.game, dict(body.options), body.seats
         ),
     )
-    _notify(services, record, seats)
-    return gameservice.game_payload(record, seats, user)
+    notify(services, record, seats)
+    return driver.describe(gameservice.game_payload(record, seats, user))
 
 
-@router.get("/games")
-async def mine(user: UserDep, services: ServicesDep) -> list[dict[str, Any]]:
+@router.get(
+    "/games", operation_id="games-list", response_model=list[GameSummary], responses=errors(401)
+)
+async def mine(user: CurrentUser, services: ServicesDep) -> list[dict[str, Any]]:
     """My games: those waiting on me first (the seed's "game status")."""
-    return await run_db(services, _read, services, lambda conn: gameservice.my_games(conn, user))
+    return await run_db(services, read, services, lambda conn: gameservice.my_games(conn, user))
 
 
-@router.get("/games/open")
-async def waiting_room(services: ServicesDep) -> list[dict[str, Any]]:
-    """Games with open seats that anyone may join."""
-    return await run_db(services, _read, services, gameservice.open_games)
-
-
-@router.get("/games/{game_id}")
-async def get_game(game_id: int, services: ServicesDep, user: OptionalUserDep) -> dict[str, Any]:
-    """The game as my seat sees it, with my legal actions and the version; others spectate."""
+@router.get(
+    "/games/waiting-on-me",
+    operation_id="games-waiting-on-me",
+    response_model=WaitingOnMe,
+    responses=errors(401),
+)
+async def waiting_on_me(user: CurrentUser, services: ServicesDep) -> dict[str, int]:
+    """How many of my games wait on me: my turn, and invitations to answer."""
     return await run_db(
-        services, _read, services, lambda conn: gameservice.read_game(conn, game_id, user)
+        services, read, services, lambda conn: gameservice.waiting_on_me(conn, user)
     )
 
 
-@router.post("/games/{game_id}/join")
+@router.get(
+    "/games/open",
+    operation_id="games-open",
+    response_model=list[GameSummary],
+    responses=errors(422),
+)
+async def waiting_room(
+    services: ServicesDep,
+    limit: Annotated[int, Query(ge=1, le=gameservice.OPEN_PAGE_MAX)] = gameservice.OPEN_PAGE,
+    before: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
+) -> list[dict[str, Any]]:
+    """Games with open seats that anyone may join, newest first; ``before=ID`` (the last id
+    of a page) gives the next page."""
+    return await run_db(
+        services, read, services, lambda conn: gameservice.open_games(conn, limit, before)
+    )
+
+
+@router.get(
+    "/games/{game_id}",
+    operation_id="games-get",
+    response_model=Game,
+    responses=errors(401, 404, 422),
+)
+async def get_game(
+    game_id: GameId, services: ServicesDep, user: OptionalUser, driver: DriverDep
+) -> dict[str, Any]:
+    """The game as my seat sees it, with my legal actions and the version; others spectate.
+
+    ``bot_turn`` says when the game waits on a bot (or dice) rather than a person: which
+    seat and bot, and whether a slow bot is still warming up (with about how many seconds).
+    """
+    return driver.describe(
+        await run_db(
+            services, read, services, lambda conn: gameservice.read_game(conn, game_id, user)
+        )
+    )
+
+
+@router.post(
+    "/games/{game_id}/join",
+    operation_id="games-join",
+    response_model=Game,
+    responses=errors(400, 401, 403, 404, 409, 422, 429, 503),
+)
 async def join(
-    game_id: int, body: JoinGame, user: UserDep, services: ServicesDep
+    game_id: GameId, body: JoinGame, user: CurrentUser, services: ServicesDep, driver: DriverDep
 ) -> dict[str, Any]:
     """Take an open seat; the last seat taken starts the game."""
+    return await _seat_change(
+        services,
+        driver,
+        user,
+        game_id,
+        lambda conn, record: gameservice.join_game(conn, services.pool, user, record, body.seat),
+    )
 
-    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]]:
-        record = gameservice.fetch_game(conn, game_id, lock=True)
-        return gameservice.join_game(conn, services.pool, user, record, body.seat)
 
-    record, seats = await run_db(services, _write, services, work)
-    _notify(services, record, seats)
-    return gameservice.game_payload(record, seats, user)
-
-
-@router.post("/games/{game_id}/actions")
-async def post_action(
+async def _seat_change(
+    services: Services,
+    driver: BotDriver,
+    user: User,
     game_id: int,
+    change: Callable[[Connection, GameRecord], tuple[GameRecord, list[SeatInfo]]],
+) -> dict[str, Any]:
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]]:
+        return change(conn, gameservice.fetch_game(conn, game_id, lock=True))
+
+    record, seats = await run_db(services, write, services, work)
+    notify(services, record, seats)
+    return driver.describe(gameservice.game_payload(record, seats, user))
+
+
+@router.post(
+    "/games/{game_id}/accept",
+    operation_id="games-accept",
+    response_model=Game,
+    responses=errors(401, 403, 404, 409, 422, 503),
+)
+async def accept(
+    game_id: GameId, user: CurrentUser, services: ServicesDep, driver: DriverDep
+) -> dict[str, Any]:
+    """Accept an invitation to play (a seat the creator named me for); the game starts once
+    every seat is taken and every invitation accepted."""
+    return await _answer(services, driver, user, game_id, "accept")
+
+
+@router.post(
+    "/games/{game_id}/decline",
+    operation_id="games-decline",
+    response_model=Game,
+    responses=errors(401, 403, 404, 409, 422, 503),
+)
+async def decline(
+    game_id: GameId, user: CurrentUser, services: ServicesDep, driver: DriverDep
+) -> dict[str, Any]:
+    """Decline an invitation: the game is called off (status ``cancelled``)."""
+    return await _answer(services, driver, user, game_id, "decline")
+
+
+@router.post(
+    "/games/{game_id}/cancel",
+    operation_id="games-cancel",
+    response_model=Game,
+    responses=errors(401, 403, 404, 409, 422, 503),
+)
+async def cancel(
+    game_id: GameId, user: CurrentUser, services: ServicesDep, driver: DriverDep
+) -> dict[str, Any]:
+    """Withdraw a game I created that has not started (status ``cancelled``)."""
+    return await _answer(services, driver, user, game_id, "cancel")
+
+
+async def _answer(
+    services: Services, driver: BotDriver, user: User, game_id: int, answer: Answer
+) -> dict[str, Any]:
+    return await _seat_change(
+        services,
+        driver,
+        user,
+        game_id,
+        lambda conn, record: gameservice.answer_game(conn, services.pool, user, record, answer),
+    )
+
+
+@router.post(
+    "/games/{game_id}/actions",
+    operation_id="games-move",
+    response_model=GameMove,
+    responses=errors(400, 401, 403, 404, 409, 422, 503),
+)
+async def post_action(
+    game_id: GameId,
     body: PostAction,
-    user: UserDep,
+    user: CurrentUser,
     services: ServicesDep,
+    driver: DriverDep,
     idempotency_key: Annotated[str | None, Header(max_length=100)] = None,
 ) -> dict[str, Any]:
     """Make a move at the version I saw. A retry with the same Idempotency-Key applies once."""
     key = idempotency_key.strip() if idempotency_key else None
+    bound_to = gameservice.request_hash(game_id, body.action, body.expected_version)
 
-    def work(conn: Connection) -> dict[str, Any]:
+    Pushes = list[tuple[int, dict[str, Any]]]
+
+    def work(conn: Connection) -> tuple[dict[str, Any], Pushes]:
         # Lock first, then look the key up: a twin request that committed while we waited
         # for the lock is then seen, and answered as a replay rather than as stale.
         record = gameservice.fetch_game(conn, game_id, lock=True)
         if key is not None:
-            done = gameservice.find_replay(conn, user, key)
+            done = gameservice.find_replay(conn, user, key, bound_to)
             if done is not None:
-                return _replayed(conn, done, game_id, user)
+                return _replayed(conn, done, game_id, user), []
         record, seats = gameservice.apply_move(
             conn, services.pool, user, record, body.action, body.expected_version, key
         )
         if record.status == "finished":
             services.pool.reveal_ready(conn)
-        return {
-            **gameservice.game_payload(record, seats, user),
-            "replayed": False,
-            "_push": gameservice.pushes(record, seats),
-        }
+        payload = {**gameservice.game_payload(record, seats, user), "replayed": False}
+        return payload, gameservice.pushes(record, seats)
 
     def replay_after_race(conn: Connection) -> dict[str, Any]:
         assert key is not None
-        done = gameservice.find_replay(conn, user, key)
+        done = gameservice.find_replay(conn, user, key, bound_to)
         if done is None:
             raise ApiError(409, "conflict", "the move conflicted with another; try again")
         return _replayed(conn, done, game_id, user)
 
     try:
-        payload: dict[str, Any] = await run_db(services, _write, services, work)
+        payload, pushes = await run_db(services, write, services, work)
     except IntegrityError:
         # The same key raced in from a second request and won: answer as a replay.
         if key is None:
             raise
-        return await run_db(services, _read, services, replay_after_race)
-    for user_pk, message in payload.pop("_push", []):
+        return driver.describe(await run_db(services, read, services, replay_after_race))
+    for user_pk, message in pushes:
         services.broker.publish(user_pk, message)
-    return payload
+    return driver.describe(payload)
 
 
 def _replayed(conn: Connection, stored_game: int, game_id: int, user: User) -> dict[str, Any]:
@@ -226,9 +318,56 @@ def _replayed(conn: Connection, stored_game: int, game_id: int, user: User) -> d
     return {**gameservice.read_game(conn, game_id, user), "replayed": True}
 
 
-@router.get("/games/{game_id}/log")
-async def log(game_id: int, services: ServicesDep) -> dict[str, Any]:
+@router.get(
+    "/games/{game_id}/log",
+    operation_id="games-log",
+    response_model=GameLog,
+    responses=errors(404, 409, 422),
+)
+async def log(game_id: GameId, services: ServicesDep) -> dict[str, Any]:
     """A finished game's full event log, every die revealed, for replay and audit."""
+    return await run_db(services, read, services, lambda conn: gameservice.event_log(conn, game_id))
+
+
+@router.get(
+    "/games/{game_id}/events",
+    operation_id="games-events",
+    response_model=GameEvents,
+    responses=errors(401, 404, 422),
+)
+async def events(
+    game_id: GameId,
+    services: ServicesDep,
+    user: OptionalUser,
+    since: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
+) -> dict[str, Any]:
+    """The game's events from ``since`` on, as my seat may know them now (a spectator's
+    otherwise), each told in sentences: hidden dice stay hidden until shown. ``last_own`` is
+    my last move; ``outcome`` says, once it is over, whether I won."""
     return await run_db(
-        services, _read, services, lambda conn: gameservice.event_log(conn, game_id)
+        services,
+        read,
+        services,
+        lambda conn: gameservice.event_story(conn, game_id, user, since),
     )
+
+
+@router.post(
+    "/games/{game_id}/rematch",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="games-rematch",
+    response_model=Game,
+    responses=errors(401, 403, 404, 409, 422, 429, 503),
+)
+async def rematch(
+    game_id: GameId, user: CurrentUser, services: ServicesDep, driver: DriverDep
+) -> dict[str, Any]:
+    """A new game like this finished one: same game, options and seats (bots sit down at
+    once, the other players are invited again); it starts at once when only bots join me."""
+
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]]:
+        return gameservice.rematch(conn, services.pool, user, gameservice.fetch_game(conn, game_id))
+
+    record, seats = await run_db(services, write, services, work)
+    notify(services, record, seats)
+    return driver.describe(gameservice.game_payload(record, seats, user))

@@ -7,6 +7,7 @@ user typed kept (passwords aside), so nothing is lost.
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -15,7 +16,9 @@ from typing import Any, Literal, get_args, get_origin
 from fastapi import Request, Response
 
 from dicehall import games
-from dicehall.server.security import new_secret, same
+from dicehall.engine.errors import InvalidOptions
+from dicehall.engine.options import option_text
+from dicehall.server.core.security import new_secret, same
 
 #: The double-submit cookie protecting the forms of visitors (sign up, log in).
 FORM_COOKIE = "dicehall_form"
@@ -90,42 +93,6 @@ def safe_next(target: str | None, default: str = "/status") -> str:
 
 # -- the new-game form -------------------------------------------------------------------------
 
-#: A label and a hint per option; options not listed get their name as label.
-OPTION_TEXT: dict[str, dict[str, tuple[str, str]]] = {
-    "tenthousand": {
-        "target": ("Target score", "Points to win, 50 to 100000."),
-        "entry_threshold": (
-            "Entry threshold",
-            "Points a player must bank in one turn to get on the board.",
-        ),
-        "four_and_pair_is_three_pairs": ("Four of a kind and a pair count as three pairs", ""),
-        "ante": ("Ante (cents)", "Money each player puts in; 0 to 100000 cents."),
-        "zero_penalty": ("Zero penalty (cents)", "Paid by a player who ends with no points."),
-    },
-    "boatzee": {
-        "columns": ("Variant", "Each column scores its boxes once more, multiplied by 1, 2 or 3."),
-        "ruleset": ("Ruleset", "Boatzee's scoring or the yahtzee variant (see the rules)."),
-    },
-    "boss": {
-        "horses": ("Horses to win", "Hands a player must win to take the match, 1 to 25."),
-        "max_pickups": (
-            "Pick-ups per hand",
-            "How often the Boss may pick 'em up; empty: no limit.",
-        ),
-    },
-    "holdem": {
-        "stack": ("Starting stack", "Chips each player starts with: a multiple of 10."),
-        "max_flop_rerolls": ("Flop re-rolls", "A cap on flop re-rolls; empty: no cap."),
-    },
-    "bullseye": {
-        "rounds": ("Rounds", "Empty: two leads per player; 0: no round limit (needs a target)."),
-        "target_points": ("Target points", "Points that end the game; empty: none."),
-        "bet_limit": ("Bet limit", "Most chips one bet may be, 0 to 1000 (0: no betting)."),
-        "bank": ("Bank", "Chips each player starts with."),
-        "allow_two_seats": ("Allow two players", "Bull's Eye is best with three or more."),
-    },
-}
-
 
 @dataclass(frozen=True)
 class OptionField:
@@ -138,20 +105,6 @@ class OptionField:
     default: str
     #: (value, label) pairs for a choice.
     choices: tuple[tuple[str, str], ...] = ()
-
-
-#: Options better offered as a list of named choices than typed in.
-OPTION_CHOICES: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
-    ("boatzee", "columns"): (
-        ("1", "Boatzee (1 column)"),
-        ("2", "Double Boatzee (2 columns)"),
-        ("3", "Triple Boatzee (3 columns)"),
-    ),
-    ("boatzee", "ruleset"): (
-        ("boatzee", "Boatzee scoring"),
-        ("yahtzee", "Yahtzee scoring"),
-    ),
-}
 
 
 def _kind_of(annotation: Any) -> tuple[str, tuple[str, ...]]:
@@ -184,15 +137,14 @@ def option_fields(game: str) -> list[OptionField]:
     options_type = entry.game.options_type
     defaults = entry.game.options({})
     hints = typing.get_type_hints(options_type)
-    texts = OPTION_TEXT.get(entry.name, {})
     out = []
     for f in dataclasses.fields(options_type):
         kind, values = _kind_of(hints[f.name])
-        choices = tuple((v, v) for v in values)
-        named = OPTION_CHOICES.get((entry.name, f.name))
-        if named is not None:
-            kind, choices = "choice", named
-        label, hint = texts.get(f.name, (f.name.replace("_", " ").capitalize(), ""))
+        text = option_text(f)
+        choices = text.choices or tuple((v, v) for v in values)
+        if text.choices:
+            kind = "choice"
+        label, hint = text.label, text.help
         out.append(
             OptionField(
                 f.name,
@@ -207,13 +159,14 @@ def option_fields(game: str) -> list[OptionField]:
 
 
 def raw_options(game: str, form: Form) -> dict[str, object]:
-    """The options as the game parses them; a checkbox left unticked is false."""
+    """The options as the game parses them; a checkbox left unticked is false, and a field
+    not sent at all (a form from before the option existed) keeps the default."""
     raw: dict[str, object] = {}
     for spec in option_fields(game):
         key = f"opt_{spec.name}"
         if spec.kind == "bool":
             raw[spec.name] = key in form.values
-        else:
+        elif key in form.values:
             raw[spec.name] = form.get(key).strip()
     return raw
 
@@ -233,6 +186,14 @@ def seat_specs(game: str, form: Form) -> list[str]:
         if choice in ("", "none"):
             if handle:
                 form.error(f"opp{row}", "Choose 'a user' here to invite the user you typed.")
+            continue
+        if handle and choice != "user":
+            shown = "an open seat" if choice == "open" else choice.replace(":", ": ", 1)
+            form.error(
+                f"user{row}",
+                f"You typed a user id but chose {shown} above: choose 'a user' to invite "
+                f"{handle}, or clear the user id.",
+            )
             continue
         if choice == "open":
             specs.append("open")
@@ -255,11 +216,40 @@ def seat_specs(game: str, form: Form) -> list[str]:
     return specs
 
 
-def option_error(game: str, message: str, form: Form) -> None:
-    """Attach an options error to the field it names (or to the first option)."""
+def option_errors(game: str, raw: dict[str, object], form: Form) -> None:
+    """Attach every options problem to its field, worded with the form's labels.
+
+    The game's options check stops at its first problem, so each field is first checked
+    alone (the others at their defaults); a problem that names another option too depends
+    on the combination, and is reported by the check of all of them together.
+    """
+    options_of = games.get(game).game.options
     fields = option_fields(game)
+    for spec in fields:
+        if spec.name not in raw:
+            continue
+        try:
+            options_of({spec.name: raw[spec.name]})
+        except InvalidOptions as exc:
+            if not any(other.name in str(exc) for other in fields if other is not spec):
+                form.error(f"opt_{spec.name}", labelled(str(exc), fields))
+    if form.errors:
+        return
+    try:
+        options_of(raw)
+    except InvalidOptions as exc:
+        message = labelled(str(exc), fields)
+        for spec in sorted(fields, key=lambda s: -len(s.name)):
+            if spec.name in str(exc):
+                form.error(f"opt_{spec.name}", message)
+                return
+        form.problem = message
+
+
+def labelled(message: str, fields: list[OptionField]) -> str:
+    """``message`` with each option's internal name replaced by its label on the form."""
+    text = message.strip().replace(", not ''", "")
     for spec in sorted(fields, key=lambda s: -len(s.name)):
-        if spec.name in message:
-            form.error(f"opt_{spec.name}", message)
-            return
-    form.problem = message
+        text = re.sub(rf"'?(?<!\w){re.escape(spec.name)}(?!\w)'?", f"“{spec.label}”", text)
+    text = re.sub(r"\boption “", "“", text)
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")

@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from dicehall import games
-from dicehall.server.models import User
+from dicehall.server.core.models import User
 
 TEMPLATES = Jinja2Templates(
     directory=str(resources.files("dicehall.server.web").joinpath("templates"))

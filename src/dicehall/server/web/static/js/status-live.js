@@ -18,6 +18,7 @@ async function refresh() {
       list().replaceWith(document.importNode(fresh, true));
       note.textContent = `Your games were updated at ${new Date().toLocaleTimeString()}.`;
       document.body.dataset.statusVersion = String(Number(document.body.dataset.statusVersion ?? 0) + 1);
+      document.dispatchEvent(new Event("dicehall:games-changed"));
     }
   } finally {
     pending = false;

@@ -3,6 +3,8 @@
 // selected dice" (permanent), click an open box to see what it would score, "Confirm" to
 // score it, "Start this move over" to clear the selection and the unconfirmed choice (never
 // the dice). Every seat's card is shown with each column's upper subtotal, bonus and total.
+// The board only draws: what a box would score comes with its legal `score` action, and
+// every figure of a card (shown points, subtotals, bonuses, totals) comes with the view.
 
 const BOXES = [
   "ones", "twos", "threes", "fours", "fives", "sixes",
@@ -14,57 +16,54 @@ const TITLES = {
   small_straight: "Small Straight", large_straight: "Large Straight", boatzee: "Boatzee!",
   chance: "Chance",
 };
-const VARIANTS = { 1: "Boatzee", 2: "Double Boatzee", 3: "Triple Boatzee" };
-const UPPER_BONUS = 35;
-const UPPER_THRESHOLD = 63;
-const EXTRA_BONUS = 100;
-const BOATZEE = 11;
 
 // What this browser is doing with the current move; reset whenever the game moves on.
-const local = { key: null, selected: new Set(), choice: null, refocus: null, cards: null, moves: [] };
+// `roll` is the dice last drawn (to tell the dice just rolled), `rerolled` the positions of
+// my own re-roll in flight, `fresh` the positions drawn as new at this version.
+const local = {
+  key: null, selected: new Set(), choice: null, refocus: null, sheets: null, moves: [],
+  roll: null, rerolled: null, fresh: new Set(),
+};
 
-/** The unmultiplied points `dice` score in `box` (no joker): the rules' scoring table. */
-export function boxScore(box, dice) {
-  const counts = [0, 0, 0, 0, 0, 0, 0];
-  for (const d of dice) counts[d] += 1;
-  const most = Math.max(...counts);
-  const sum = dice.reduce((a, b) => a + b, 0);
-  const faces = new Set(dice);
-  const has = (run) => run.every((f) => faces.has(f));
-  const index = BOXES.indexOf(box);
-  if (index < 6) return (index + 1) * counts[index + 1];
-  const sorted = counts.slice(1).sort((a, b) => a - b);
-  switch (box) {
-    case "three_kind": return most >= 3 ? sum : 0;
-    case "four_kind": return most >= 4 ? sum : 0;
-    case "full_house": return sorted[5] === 3 && sorted[4] === 2 ? 25 : 0;
-    case "small_straight":
-      return [[1, 2, 3, 4], [2, 3, 4, 5], [3, 4, 5, 6]].some(has) ? 30 : 0;
-    case "large_straight":
-      return faces.size === 5 && [[1, 2, 3, 4, 5], [2, 3, 4, 5, 6]].some(has) ? 40 : 0;
-    case "boatzee": return most === 5 ? 50 : 0;
-    default: return sum;
-  }
+/** The board's keys (the "Keys" help); controls carry them as data-shortcut. */
+export const KEYS = [
+  ["1 to 5", "select or unselect that die for a re-roll"],
+  ["r", "re-roll the selected dice"],
+  ["Tab, Enter", "choose an open box of your card (it shows what it would score)"],
+  ["c", "confirm the chosen box"],
+  ["Esc", "start this move over"],
+];
+
+const filled = (sheet) => sheet.boxes.flat().filter((value) => value !== null).length;
+
+/** The dice rolled since this page last drew the game: all five on a fresh turn, else the
+ * positions of my own re-roll, else (another seat's re-roll) the dice whose face changed. */
+function freshDice(game) {
+  const view = game.view;
+  const now = { gameId: game.id, current: view.current, left: view.rerolls_left, dice: view.dice,
+    filled: filled(view.sheets[view.current]) };
+  const before = local.roll;
+  local.roll = now;
+  const mine = local.rerolled;
+  local.rerolled = null;
+  if (!before || before.gameId !== now.gameId || now.dice.length !== 5) return new Set();
+  const sameTurn = before.current === now.current && before.filled === now.filled
+    && before.dice.length === 5 && before.left >= now.left;
+  if (!sameTurn) return new Set([0, 1, 2, 3, 4]);
+  if (before.left === now.left) return new Set();
+  if (mine) return new Set(mine);
+  return new Set(now.dice.flatMap((face, i) => (face !== before.dice[i] ? [i] : [])));
 }
 
-function jokerInForce(card, dice, ruleset) {
-  return ruleset === "yahtzee" && dice.length === 5 && new Set(dice).size === 1
-    && card.boxes.every((column) => column[BOATZEE] !== null);
-}
+const positionsKey = (positions) => [...positions].sort((a, b) => a - b).join(",");
 
-/** What (box, column) would show if `dice` were scored there now (multiplied). */
-export function preview(card, dice, ruleset, box, column) {
-  let points = boxScore(box, dice);
-  if (jokerInForce(card, dice, ruleset)) {
-    points = { full_house: 25, small_straight: 30, large_straight: 40 }[box] ?? points;
-  }
-  return column * points;
+/** What the legal `score` action says taking its box does: the box's points, then bonuses. */
+function worth(action) {
+  const extras = [];
+  if (action.upper_bonus) extras.push(`+${action.upper_bonus} upper bonus`);
+  if (action.extra_bonus) extras.push(`+${action.extra_bonus} Boatzee bonus`);
+  return extras.length ? `${action.points} (${extras.join(", ")})` : String(action.points);
 }
-
-const upperOf = (column) => column.slice(0, 6).reduce((a, v) => a + (v ?? 0), 0);
-const bonusOf = (column) => (upperOf(column) >= UPPER_THRESHOLD ? UPPER_BONUS : 0);
-const columnTotal = (column, k) =>
-  k * column.reduce((a, v) => a + (v ?? 0), 0) + bonusOf(column);
 
 function sameMove(game, seatName) {
   const key = `${game.id}:${game.version}`;
@@ -72,23 +71,24 @@ function sameMove(game, seatName) {
   local.key = key;
   local.selected = new Set();
   local.choice = null;
+  local.fresh = game.view.dice.length === 5 ? freshDice(game) : new Set();
   // What the other seats scored since this page last drew the game.
-  const before = local.cards;
-  const now = game.view.cards;
+  const before = local.sheets;
+  const now = game.view.sheets;
   if (before && before.gameId === game.id) {
     const moves = [];
-    now.forEach((card, seat) => {
+    now.forEach((sheet, seat) => {
       if (seat === game.my_seat) return;
-      card.boxes.forEach((column, k) => column.forEach((value, i) => {
-        if (value !== null && before.cards[seat]?.boxes[k][i] === null) {
-          const where = card.boxes.length > 1 ? ` (column ${k + 1})` : "";
-          moves.push(`${seatName(game, seat)} scored ${(k + 1) * value} in ${TITLES[BOXES[i]]}${where}.`);
+      sheet.boxes.forEach((column, k) => column.forEach((value, i) => {
+        if (value !== null && before.sheets[seat]?.boxes[k][i] === null) {
+          const where = sheet.boxes.length > 1 ? ` (column ${k + 1})` : "";
+          moves.push(`${seatName(game, seat)} scored ${value} in ${TITLES[BOXES[i]]}${where}.`);
         }
       }));
     });
     if (moves.length) local.moves = moves;
   }
-  local.cards = { gameId: game.id, cards: now };
+  local.sheets = { gameId: game.id, sheets: now };
 }
 
 export function render(root, game, ctx) {
@@ -96,13 +96,20 @@ export function render(root, game, ctx) {
   sameMove(game, seatName);
   const view = game.view;
   const columns = view.options.columns;
-  const ruleset = view.options.ruleset;
   const me = game.my_seat;
   const myTurn = game.your_turn && view.dice.length === 5;
-  const canScore = new Set(
-    game.legal.filter((a) => a.type === "score").map((a) => `${a.box}:${a.column}`),
+  // Every choice is a legal action: a box is a button only when it is there (with its
+  // points), and a selection of dice can be re-rolled only when it is there.
+  const scores = new Map(
+    game.legal.filter((a) => a.type === "score").map((a) => [`${a.box}:${a.column}`, a]),
   );
-  const canReroll = myTurn && game.legal.some((a) => a.type === "reroll");
+  const rerolls = new Map(
+    game.legal.filter((a) => a.type === "reroll").map((a) => [positionsKey(a.positions), a]),
+  );
+  const canReroll = myTurn && rerolls.size > 0;
+  const chosenAction = local.choice ? scores.get(`${local.choice.box}:${local.choice.column}`) : undefined;
+  if (!chosenAction) local.choice = null;
+  const rerollAction = rerolls.get(positionsKey(local.selected));
 
   const redraw = (focusKey) => {
     root.replaceChildren();
@@ -111,7 +118,8 @@ export function render(root, game, ctx) {
   };
 
   // -- heading: variant, whose turn, re-rolls left -------------------------------------------
-  const variant = VARIANTS[columns] + (ruleset === "yahtzee" ? " (yahtzee rules)" : "");
+  // The variant's name as the server words it for these options.
+  const variant = game.title;
   const turnLine = game.status !== "active"
     ? "The game is over."
     : game.your_turn
@@ -135,10 +143,12 @@ export function render(root, game, ctx) {
         "div",
         { class: "dice bz-dice", role: "group", "aria-label": myTurn ? "Dice: select the ones to re-roll" : "Dice" },
         view.dice.map((face, i) => {
-          if (!canReroll) return die(face, { label: `die ${i + 1} showing ${face}` });
+          const fresh = local.fresh.has(i);
+          if (!canReroll) return die(face, { label: `die ${i + 1} showing ${face}`, fresh });
           const selected = local.selected.has(i);
           const button = die(face, {
             selected,
+            fresh,
             label: `die ${i + 1} showing ${face}${selected ? ", selected for re-roll" : ""}`,
             onclick: () => {
               if (local.selected.has(i)) local.selected.delete(i);
@@ -148,18 +158,37 @@ export function render(root, game, ctx) {
           });
           button.dataset.key = `die-${i}`;
           button.dataset.index = String(i);
+          button.dataset.shortcut = String(i + 1);
           return button;
         }),
       ),
     );
   }
 
+  // Confirm comes after the boxes it confirms (under my card), so the keyboard reaches it
+  // going forward from the box just chosen.
+  let confirmBar = null;
   if (myTurn) {
     const left = view.rerolls_left;
     const chosen = local.choice;
     const choiceText = chosen
-      ? `${TITLES[chosen.box]}${columns > 1 ? ` in column ${chosen.column}` : ""} would score ${preview(view.cards[me], view.dice, ruleset, chosen.box, chosen.column)}.`
+      ? `${TITLES[chosen.box]}${columns > 1 ? ` in column ${chosen.column}` : ""} would score ${worth(chosenAction)}.`
       : "Click an open box on your card to see what it would score.";
+    confirmBar = h("div", { class: "bz-confirm" },
+      h("p", { class: "bz-choice", "aria-live": "polite", "data-testid": "choice" }, choiceText),
+      h("div", { class: "bz-controls" },
+        h("button", {
+          type: "button",
+          "data-key": "confirm",
+          "data-shortcut": "c",
+          disabled: !chosen,
+          onclick: () => {
+            if (chosenAction) {
+              local.refocus = { key: "die-0", after: game.version };
+              ctx.post(chosenAction);
+            }
+          },
+        }, chosen ? `Confirm ${TITLES[chosen.box]}${columns > 1 ? ` (column ${chosen.column})` : ""}` : "Confirm")));
     parts.push(
       h("p", { class: "bz-rerolls", "data-testid": "rerolls-left" },
         left > 0
@@ -169,30 +198,21 @@ export function render(root, game, ctx) {
         h("button", {
           type: "button",
           "data-key": "reroll",
-          disabled: !canReroll || local.selected.size === 0,
+          "data-shortcut": "r",
+          disabled: !canReroll || !rerollAction,
           onclick: () => {
-            const positions = [...local.selected].sort((a, b) => a - b);
-            if (positions.length) {
+            if (rerollAction) {
               local.refocus = { key: "die-0", after: game.version };
-              ctx.post({ type: "reroll", positions });
+              local.rerolled = [...rerollAction.positions];
+              ctx.post(rerollAction);
             }
           },
         }, "Re-roll selected dice"),
         h("button", {
           type: "button",
-          "data-key": "confirm",
-          disabled: !chosen,
-          onclick: () => {
-            if (local.choice) {
-              local.refocus = { key: "die-0", after: game.version };
-              ctx.post({ type: "score", box: local.choice.box, column: local.choice.column });
-            }
-          },
-        }, chosen ? `Confirm ${TITLES[chosen.box]}${columns > 1 ? ` (column ${chosen.column})` : ""}` : "Confirm"),
-        h("button", {
-          type: "button",
           class: "secondary",
           "data-key": "start-over",
+          "data-shortcut": "Escape",
           onclick: () => {
             local.selected.clear();
             local.choice = null;
@@ -201,7 +221,6 @@ export function render(root, game, ctx) {
           },
         }, "Start this move over"),
       ),
-      h("p", { class: "bz-choice", "aria-live": "polite", "data-testid": "choice" }, choiceText),
     );
   }
 
@@ -214,12 +233,7 @@ export function render(root, game, ctx) {
   }
   parts.push(cards);
 
-  if (game.status !== "active" && game.result) {
-    const best = Math.max(...view.totals);
-    const winners = order.filter((s) => view.totals[s] === best).map((s) => seatName(game, s));
-    parts.push(h("p", { class: "bz-result", "data-testid": "result" },
-      `Final: ${winners.join(" and ")} win${winners.length === 1 && !winners[0].endsWith("(you)") ? "s" : ""} with ${best}.`));
-  }
+  // A finished game's result is drawn by the board frame, in one format for every game.
   root.append(...parts);
   if (local.refocus && game.version > local.refocus.after) {
     // After a move the board is drawn anew: put the keyboard back on the dice (or the boxes).
@@ -233,29 +247,30 @@ export function render(root, game, ctx) {
   }
 
   function cardTable(seat) {
-    const card = view.cards[seat];
+    const sheet = view.sheets[seat];
     const mine = seat === me && myTurn;
+    const threshold = view.upper_bonus_threshold;
     const head = h("tr", {}, h("th", { scope: "col" }, "Box"),
-      ...card.boxes.map((_, k) => h("th", { scope: "col", class: "num" }, columns > 1 ? `×${k + 1}` : "Score")));
+      ...sheet.boxes.map((_, k) => h("th", { scope: "col", class: "num" }, columns > 1 ? `×${k + 1}` : "Score")));
     const rows = [];
     BOXES.forEach((box, i) => {
       rows.push(h("tr", { class: i === 5 ? "bz-last-upper" : null },
         h("th", { scope: "row" }, TITLES[box]),
-        ...card.boxes.map((column, k) => cell(seat, card, box, i, column, k + 1, mine))));
+        ...sheet.boxes.map((column, k) => cell(box, column[i], k + 1, mine))));
       if (i === 5) {
         rows.push(
-          h("tr", { class: "bz-sub" }, h("th", { scope: "row" }, columns > 1 ? "Upper subtotal, unmultiplied (63 for bonus)" : "Upper subtotal (63 for bonus)"),
-            ...card.boxes.map((column) => h("td", { class: "num" }, `${upperOf(column)} / 63`))),
+          h("tr", { class: "bz-sub" }, h("th", { scope: "row" }, columns > 1 ? `Upper subtotal, unmultiplied (${threshold} for bonus)` : `Upper subtotal (${threshold} for bonus)`),
+            ...sheet.upper.map((upper) => h("td", { class: "num" }, `${upper} / ${threshold}`))),
           h("tr", { class: "bz-sub" }, h("th", { scope: "row" }, "Bonus"),
-            ...card.boxes.map((column) => h("td", { class: "num" }, String(bonusOf(column))))),
+            ...sheet.upper_bonus.map((bonus) => h("td", { class: "num" }, String(bonus)))),
         );
       }
     });
     rows.push(h("tr", { class: "bz-sub" }, h("th", { scope: "row" }, "Column total"),
-      ...card.boxes.map((column, k) => h("td", { class: "num" }, String(columnTotal(column, k + 1))))));
-    if (card.extra_bonuses) {
+      ...sheet.column_totals.map((total) => h("td", { class: "num" }, String(total)))));
+    if (sheet.extra_bonus) {
       rows.push(h("tr", { class: "bz-sub" }, h("th", { scope: "row" }, "Extra Boatzee bonuses"),
-        h("td", { class: "num", colspan: columns }, String(EXTRA_BONUS * card.extra_bonuses))));
+        h("td", { class: "num", colspan: columns }, String(sheet.extra_bonus))));
     }
     const current = game.status === "active" && seat === view.current;
     return h("section", { class: `bz-card${current ? " bz-current" : ""}`, "data-seat": seat },
@@ -264,18 +279,19 @@ export function render(root, game, ctx) {
         h("thead", {}, head),
         h("tbody", {}, rows),
         h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "TOTAL SCORE"),
-          h("td", { class: "num bz-total", colspan: columns, "data-testid": `total-${seat}` }, String(view.totals[seat]))))));
+          h("td", { class: "num bz-total", colspan: columns, "data-testid": `total-${seat}` }, String(view.totals[seat]))))),
+      mine ? confirmBar : null);
   }
 
-  function cell(seat, card, box, i, column, k, mine) {
-    const value = column[i];
+  function cell(box, value, k, mine) {
     const where = columns > 1 ? ` column ${k}` : "";
     if (value !== null) {
-      return h("td", { class: "num bz-filled" }, String(k * value));
+      return h("td", { class: "num bz-filled" }, String(value));
     }
-    if (!mine || !canScore.has(`${box}:${k}`)) return h("td", { class: "num bz-open" }, "");
+    const action = mine ? scores.get(`${box}:${k}`) : undefined;
+    if (!action) return h("td", { class: "num bz-open" }, "");
     const chosen = local.choice && local.choice.box === box && local.choice.column === k;
-    const points = preview(card, view.dice, ruleset, box, k);
+    const points = action.points;
     const key = `box-${box}-${k}`;
     return h("td", { class: "num bz-open" },
       h("button", {

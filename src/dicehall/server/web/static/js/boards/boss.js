@@ -1,22 +1,41 @@
 // The Boss Dice board: both first rolls, the Boss's kept dice and his concealed dice (his own
 // faces for the Boss, a cup over each one for the opponent: the view never holds them), the
-// Boss's call (come up / pick 'em up), the opponent's keep selection with the two-pair ban,
-// the horses, and the hand history with both final hands after each showdown.
+// Boss's call (come up / pick 'em up), the opponent's keep selection, the horses, and the
+// hand history with both final hands after each showdown. The board only draws: a keep is
+// allowed exactly when it is among the legal actions, and the reason a selection is refused
+// is the rules' own sentence from the view (`refused_keeps`, `keep_rule`).
 
-const local = { key: null, selected: new Set() };
+const local = { key: null, selected: new Set(), gameId: null, hands: 0, fresh: false };
+
+/** The board's keys (the "Keys" help); controls carry them as data-shortcut. */
+export const KEYS = [
+  ["1 to 5", "keep or unkeep that die of your first roll"],
+  ["k", "keep the chosen dice and roll the rest"],
+  ["Esc", "clear the selection"],
+  ["c", "come up (as the Boss)"],
+  ["p", "pick 'em up (as the Boss)"],
+];
+
+/** Which of `hand` were rolled after `kept` was kept (the rest): a mask, by faces. */
+function rolledMask(hand, kept) {
+  const left = [...kept];
+  return hand.map((face) => {
+    const at = left.indexOf(face);
+    if (at < 0) return true;
+    left.splice(at, 1);
+    return false;
+  });
+}
 
 const faces = (dice) => (dice.length ? dice.join(" ") : "nothing");
 const sortedKey = (dice) => [...dice].sort((a, b) => a - b).join(",");
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const dice = (n) => `${n} ${n === 1 ? "die" : "dice"}`;
-
-/** Two faces that appear exactly twice each in `dice` (the banned two-pair keep), or null. */
-function twoPairs(dice) {
-  const counts = new Map();
-  for (const d of dice) counts.set(d, (counts.get(d) ?? 0) + 1);
-  const pairs = [...counts].filter(([, n]) => n === 2).map(([f]) => f).sort((a, b) => b - a);
-  return pairs.length >= 2 ? pairs : null;
-}
+/** A sentence from the rules, as the board prints it: capital first, full stop last. */
+const sentence = (text) => {
+  const s = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(s) ? s : `${s}.`;
+};
 
 /** Indices of `roll` that hold the multiset `kept` (to mark the Boss's kept dice). */
 function keptIndices(roll, kept) {
@@ -39,11 +58,15 @@ function cup(h, n) {
 export function render(root, game, ctx) {
   const { h, die, seatName } = ctx;
   const key = `${game.id}:${game.version}`;
+  const v = game.view;
   if (local.key !== key) {
+    // A hand that ended since the last drawing: its rolls, and the new first rolls, are new.
+    local.fresh = local.gameId === game.id && v.history.length > local.hands;
+    local.gameId = game.id;
+    local.hands = v.history.length;
     local.key = key;
     local.selected = new Set();
   }
-  const v = game.view;
   const me = game.my_seat;
   const who = (seat) => seatName(game, seat);
   const boss = v.boss;
@@ -75,8 +98,7 @@ export function render(root, game, ctx) {
   // -- whose turn, what happens now -----------------------------------------------------------
   let turnLine;
   if (game.status !== "active") {
-    const winners = game.result?.winners ?? [];
-    turnLine = winners.length ? `The match is over: ${winners.map(who).join(" and ")} won.` : "The match is over.";
+    turnLine = "The match is over.";
   } else if (v.phase === "call") {
     turnLine = game.your_turn
       ? "You are the Boss. Look at your hand and the opponent's first roll: come up, or pick 'em up?"
@@ -105,7 +127,7 @@ export function render(root, game, ctx) {
         card.append(
           h("p", { class: "boss-label" }, "First roll (the kept dice are outlined):"),
           h("div", { class: "dice" }, roll.map((f, i) => {
-            const d = die(f, { label: `first roll die showing ${f}${kept.has(i) ? ", kept by the Boss" : ""}` });
+            const d = die(f, { label: `first roll die showing ${f}${kept.has(i) ? ", kept by the Boss" : ""}`, fresh: local.fresh });
             if (kept.has(i)) d.classList.add("boss-kept");
             return d;
           })),
@@ -114,7 +136,7 @@ export function render(root, game, ctx) {
         const concealedRow = h("div", { class: "dice", "data-testid": "concealed" });
         if (v.concealed) {
           concealedRow.append(...v.concealed.map((f) => {
-            const d = die(f, { label: `your concealed die showing ${f}` });
+            const d = die(f, { label: `your concealed die showing ${f}`, fresh: local.fresh });
             d.classList.add("boss-hidden-own");
             return d;
           }));
@@ -132,7 +154,7 @@ export function render(root, game, ctx) {
         if (selecting) {
           card.append(keepControls(h, die, roll, game, ctx, redraw));
         } else {
-          card.append(h("div", { class: "dice" }, roll.map((f) => die(f, { label: `first roll die showing ${f}` }))));
+          card.append(h("div", { class: "dice" }, roll.map((f) => die(f, { label: `first roll die showing ${f}`, fresh: local.fresh }))));
         }
       }
       hand.append(card);
@@ -147,6 +169,7 @@ export function render(root, game, ctx) {
           type: "button",
           class: a.type === "pick_up" ? "secondary" : null,
           "data-testid": a.type,
+          "data-shortcut": a.type === "come_up" ? "c" : "p",
           onclick: () => ctx.post(a),
         }, a.type === "come_up" ? "Come up" : "Pick 'em up")),
       ));
@@ -163,7 +186,7 @@ export function render(root, game, ctx) {
       h("li", {}, "Both roll five dice; the better first roll (pairs and better, unmatched dice never count) is the Boss."),
       h("li", {}, "The Boss keeps the dice that made him Boss and rolls the rest under a cup."),
       h("li", {}, "The Boss calls \u201ccome up\u201d (play it out) or \u201cpick 'em up\u201d (a fresh hand, no horse changes hands)."),
-      h("li", {}, "After \u201ccome up\u201d the opponent keeps any dice and rolls the rest, but may not keep two pairs (a full house is fine)."),
+      h("li", {}, `After \u201ccome up\u201d the opponent keeps any of his dice and rolls the rest. ${v.keep_rule}`),
       h("li", {}, "The better final hand takes a horse; equal hands are replayed."),
     ),
   ));
@@ -173,7 +196,8 @@ export function render(root, game, ctx) {
     const rows = [...v.history].map((r, i) => ({ r, n: i + 1 })).reverse();
     parts.push(h("section", { class: "boss-history", "aria-label": "Hand history" },
       h("h2", { class: "boss-h" }, "Hand history (latest first)"),
-      h("ol", { reversed: true, class: "boss-history-list" }, rows.map(({ r, n }) => historyItem(h, die, who, r, n))),
+      h("ol", { reversed: true, class: "boss-history-list" },
+        rows.map(({ r, n }) => historyItem(h, die, who, r, n, local.fresh && n === v.history.length))),
     ));
   }
 
@@ -184,22 +208,22 @@ function keepControls(h, die, roll, game, ctx, redraw) {
   const selected = local.selected;
   const keeps = game.legal.filter((a) => a.type === "keep");
   const byDice = new Map(keeps.map((a) => [sortedKey(a.dice), a]));
+  const refused = new Map(game.view.refused_keeps.map((r) => [sortedKey(r.dice), r.reason]));
   const chosen = [...selected].map((i) => roll[i]).sort((a, b) => b - a);
   const action = byDice.get(sortedKey(chosen));
-  const banned = twoPairs(chosen);
   let reason = null;
   if (!action) {
-    reason = banned
-      ? `You may not keep two pairs (${banned[0]} ${banned[0]} and ${banned[1]} ${banned[1]}): keep one pair, or a full house.`
-      : "That keep is not allowed.";
+    const why = refused.get(sortedKey(chosen));
+    reason = why ? sentence(why) : "That keep is not allowed.";
   }
   const wrap = h("div", { class: "boss-keep" });
   wrap.append(
     h("p", { class: "boss-note", id: "boss-keep-help" },
-      "Click (or press Enter on) the dice to keep; the rest are rolled. Two pairs may not be kept; a full house may."),
+      `Click (or press Enter on) the dice to keep; the rest are rolled. ${game.view.keep_rule}`),
     h("div", { class: "dice", role: "group", "aria-label": "Your first roll: choose the dice to keep", "aria-describedby": "boss-keep-help" },
       roll.map((f, i) => die(f, {
         selected: selected.has(i),
+        fresh: local.fresh,
         label: `die ${i + 1} showing ${f}${selected.has(i) ? ", kept" : ""}`,
         onclick: () => {
           if (selected.has(i)) selected.delete(i);
@@ -208,6 +232,7 @@ function keepControls(h, die, roll, game, ctx, redraw) {
         },
       })).map((el, i) => {
         el.dataset.key = `keep-${i}`;
+        el.dataset.shortcut = String(i + 1);
         return el;
       }),
     ),
@@ -217,19 +242,22 @@ function keepControls(h, die, roll, game, ctx, redraw) {
       h("button", {
         type: "button",
         "data-testid": "keep",
+        "data-shortcut": "k",
         disabled: !action,
         "aria-describedby": reason ? "boss-keep-reason" : null,
         onclick: () => action && ctx.post(action),
       }, chosen.length === 5 ? "Keep all five (stand)" : chosen.length ? "Keep these and roll the rest" : "Roll all five again"),
-      reason ? h("span", { id: "boss-keep-reason", class: "boss-reason" }, banned ? "Two pairs cannot be kept." : "Not a legal keep.") : null,
-      selected.size ? h("button", { type: "button", class: "secondary", onclick: () => { selected.clear(); redraw(); } }, "Clear selection") : null,
+      reason ? h("span", { id: "boss-keep-reason", class: "boss-reason" }, "Not a legal keep.") : null,
+      selected.size ? h("button", { type: "button", class: "secondary", "data-shortcut": "Escape", onclick: () => { selected.clear(); redraw("keep-0"); } }, "Clear selection") : null,
     ),
   );
   return wrap;
 }
 
-function historyItem(h, die, who, r, n) {
-  const small = (dice, label) => h("span", { class: "dice boss-small" }, dice.map((f) => die(f, { label: `${label} ${f}` })));
+/** A hand of the history; `fresh`: it ended since the last drawing (its rolled dice are new). */
+function historyItem(h, die, who, r, n, fresh = false) {
+  const small = (dice, label, rolled = null) => h("span", { class: "dice boss-small" },
+    dice.map((f, i) => die(f, { label: `${label} ${f}`, fresh: fresh && rolled !== null && rolled[i] })));
   if (r.type === "no_boss") {
     return h("li", {}, `Hand ${n}: no Boss (${faces(r.first_rolls[0])} against ${faces(r.first_rolls[1])}); both rolled again.`);
   }
@@ -243,10 +271,10 @@ function historyItem(h, die, who, r, n) {
     h("div", { class: "boss-show" },
       h("div", { class: r.winner === r.boss ? "boss-won" : null },
         h("span", { class: "boss-label" }, `${who(r.boss)} (Boss, kept ${faces(r.boss_kept)})${r.winner === r.boss ? ", won" : ""}: `),
-        small(r.boss_hand, "Boss's final die")),
+        small(r.boss_hand, "Boss's final die", rolledMask(r.boss_hand, r.boss_kept))),
       h("div", { class: r.winner === opp ? "boss-won" : null },
         h("span", { class: "boss-label" }, `${who(opp)} (kept ${faces(r.keep)})${r.winner === opp ? ", won" : ""}: `),
-        small(r.opponent_hand, "opponent's final die")),
+        small(r.opponent_hand, "opponent's final die", rolledMask(r.opponent_hand, r.keep))),
     ),
   );
 }
@@ -272,7 +300,7 @@ export function renderHint(root, hint, game) {
     const body = document.createElement("tbody");
     for (const k of hint.keeps) {
       const tr = document.createElement("tr");
-      for (const text of [faces(k.keep), pct(k.win), pct(k.push), k.odds_against]) {
+      for (const text of [faces(k.keep), pct(k.win), pct(k.push), k.odds_against_text]) {
         const td = document.createElement("td");
         td.textContent = text;
         tr.append(td);

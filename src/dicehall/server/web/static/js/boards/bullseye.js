@@ -1,16 +1,45 @@
 // The Bull's Eye board: the round and its lead, the Bull's Eye as it is set, each seat's
 // counted throws and total, stop or throw on with a bet (checked against the limit and the
 // bank, with the reason next to the field), the pot, points per seat and past rounds.
+// The board only draws: the scoring bands, what each of the lead's throws adds, what
+// stopping now would score and how many dice the next throw uses all come with the view.
 
-const BANDS = "Distance 0 scores 50, up to 3 scores 30, up to 5 scores 20, up to 7 scores 10, more scores 0.";
+const local = { key: null, bet: "0", gameId: null, throw: null, fresh: new Set() };
 
-const local = { key: null, bet: "0" };
+/** The board's keys (the "Keys" help); controls carry them as data-shortcut. */
+export const KEYS = [
+  ["t", "throw again (or throw on)"],
+  ["s", "stop (the lead: done)"],
+  ["b", "go to the bet field (type the bet, then Tab to the buttons)"],
+];
 
-const sum = (xs) => xs.reduce((a, b) => a + b, 0);
-const desc = (xs) => [...xs].sort((a, b) => b - a);
-/** What a lead's throw adds: all three, the two highest, the highest. */
-const leadAdds = (dice, i) => sum(desc(dice).slice(0, 3 - i));
-const band = (distance) => (distance === 0 ? 50 : distance <= 3 ? 30 : distance <= 5 ? 20 : distance <= 7 ? 10 : 0);
+/** The positions of the throw on the table rolled since the last drawing: the matching dice
+ * when only they were rolled again, else every die of a throw not seen before. */
+function freshThrow(game, rnd) {
+  const seen = local.gameId === game.id;
+  const before = local.throw;
+  const now = rnd && rnd.dice.length
+    ? { number: rnd.number, thrower: rnd.thrower, throws: rnd.counted[rnd.thrower].length, dice: rnd.dice.join(","), rerolling: rnd.rerolling }
+    : null;
+  local.gameId = game.id;
+  local.throw = now;
+  if (!seen || !now) return new Set();
+  const same = before && before.number === now.number && before.thrower === now.thrower && before.throws === now.throws;
+  if (same && before.dice === now.dice) return new Set();
+  if (same && before.rerolling.length) return new Set(before.rerolling);
+  return new Set(rnd.dice.map((_, i) => i));
+}
+
+/** The scoring bands as a sentence: "Distance 0 scores 50, up to 3 scores 30, ..., more scores 0." */
+function bandsText(bands) {
+  const parts = bands.map((b) => `${b.distance === 0 ? "distance 0" : `up to ${b.distance}`} scores ${b.points}`);
+  const text = [...parts, "more scores 0"].join(", ");
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
+/** How many of a throw's dice count, in words (the highest ones count). */
+const COUNTED = { 1: "the highest counts", 2: "the two highest count", 3: "all three count" };
+const counted = (n) => COUNTED[n] ?? `the ${n} highest count`;
 
 export function render(root, game, ctx) {
   const { h, die, seatName } = ctx;
@@ -18,6 +47,7 @@ export function render(root, game, ctx) {
   if (local.key !== key) {
     local.key = key;
     local.bet = "0";
+    local.fresh = freshThrow(game, game.view.round);
   }
   const v = game.view;
   const me = game.my_seat;
@@ -29,8 +59,7 @@ export function render(root, game, ctx) {
   // -- whose turn ------------------------------------------------------------------------------
   let turnLine;
   if (game.status !== "active") {
-    const winners = game.result?.winners ?? [];
-    turnLine = winners.length ? `The game is over: ${winners.map(who).join(" and ")} won.` : "The game is over.";
+    turnLine = "The game is over.";
   } else if (rnd && game.your_turn) {
     turnLine = me === rnd.lead
       ? `Your turn: you are the lead, setting the Bull's Eye (${rnd.target} so far).`
@@ -60,7 +89,7 @@ export function render(root, game, ctx) {
         h("span", { class: "be-label" }, `${who(rnd.thrower)}'s throw: `),
         h("span", { class: "dice", "data-testid": "throw" }, rnd.dice.map((f, i) => {
           const again = rnd.rerolling.includes(i);
-          const d = die(f, { label: `die showing ${f}${again ? ", matching: rolled again" : ""}` });
+          const d = die(f, { label: `die showing ${f}${again ? ", matching: rolled again" : ""}`, fresh: local.fresh.has(i) });
           if (again) d.classList.add("be-again");
           return d;
         })),
@@ -95,12 +124,12 @@ export function render(root, game, ctx) {
       const total = !rnd ? "" : isLead ? `sets ${rnd.target}` : throws.length ? String(rnd.totals[seat]) : "";
       let score = "";
       if (rnd && !isLead && rnd.scores[seat] !== null && rnd.scores[seat] !== undefined) score = String(rnd.scores[seat]);
-      else if (rnd && !isLead && throws.length && rnd.target_set) score = `(${band(Math.abs(rnd.totals[seat] - rnd.target))} if stops)`;
+      else if (rnd && rnd.stop_scores[seat] !== null && rnd.stop_scores[seat] !== undefined) score = `(${rnd.stop_scores[seat]} if stops)`;
       return h("tr", { class: rnd && seat === rnd.thrower && game.status === "active" ? "be-current" : null, "data-testid": `seat-${seat}` },
         h("th", { scope: "row" }, who(seat), isLead ? [" ", h("span", { class: "be-lead" }, "lead")] : null),
-        h("td", {}, h("span", { class: "be-throws" }, throws.map((t, i) => h("span", { class: "be-group", title: isLead ? `adds ${leadAdds(t, i)}` : null },
+        h("td", {}, h("span", { class: "be-throws" }, throws.map((t, i) => h("span", { class: "be-group", title: isLead ? `adds ${rnd.lead_adds[i]}` : null },
           t.map((f) => die(f, { label: `throw ${i + 1} die showing ${f}` })),
-          isLead ? h("span", { class: "be-adds" }, `+${leadAdds(t, i)}`) : null)))),
+          isLead ? h("span", { class: "be-adds" }, `+${rnd.lead_adds[i]}`) : null)))),
         h("td", { class: "num" }, total),
         h("td", { class: "num" }, score),
         h("td", { class: "num" }, rnd ? String(rnd.bets[seat]) : ""),
@@ -133,7 +162,7 @@ export function render(root, game, ctx) {
       h("li", {}, "The lead throws three times: the first throw adds all three dice, the second its two highest, the third its highest. That is the Bull's Eye."),
       h("li", {}, "Everyone else in turn throws three dice, then may stop or throw two, then may stop or throw one; the total is every die thrown."),
       h("li", {}, "Matching dice in a throw are rolled again until all three differ."),
-      h("li", {}, BANDS + " The lead does not score."),
+      h("li", {}, `${bandsText(v.bands)} The lead does not score.`),
       h("li", {}, `After each throw you may bet 1 to ${v.options.bet_limit} into the pot; the round's best score takes it.`),
     ),
   ));
@@ -153,7 +182,7 @@ function choice(h, game, ctx, rnd) {
   const error = h("p", { class: "field-error", id: "be-bet-error", "aria-live": "polite" });
   const input = h("input", {
     id: "be-bet", type: "number", inputmode: "numeric", min: "0", max: String(maxBet), step: "1",
-    value: local.bet, "aria-describedby": "be-bet-help be-bet-error",
+    value: local.bet, "aria-describedby": "be-bet-help be-bet-error", "data-shortcut": "b",
   });
   const check = () => {
     const text = input.value.trim();
@@ -179,25 +208,25 @@ function choice(h, game, ctx, rnd) {
     const action = list.find((a) => a.bet === bet);
     if (action) ctx.post(action);
   };
-  const dice = 3 - throws;
+  const dice = rnd.next_dice;
   const buttons = h("div", { class: "be-controls" });
   if (throwOn.length) {
-    buttons.append(h("button", { type: "button", "data-testid": "throw_on", onclick: () => go(throwOn) },
-      isLead ? `Throw again (${dice} dice)` : `Throw on (${dice} ${dice === 1 ? "die" : "dice"})`));
+    buttons.append(h("button", { type: "button", "data-testid": "throw_on", "data-shortcut": "t", "data-autofocus": true, onclick: () => go(throwOn) },
+      `${isLead ? "Throw again" : "Throw on"} (${dice} ${dice === 1 ? "die" : "dice"})`));
   }
   if (stop.length) {
-    buttons.append(h("button", { type: "button", class: throwOn.length ? "secondary" : null, "data-testid": "stop", onclick: () => go(stop) },
+    buttons.append(h("button", { type: "button", class: throwOn.length ? "secondary" : null, "data-testid": "stop", "data-shortcut": "s", "data-autofocus": !throwOn.length, onclick: () => go(stop) },
       isLead ? `Done: the Bull's Eye is ${rnd.target}` : `Stop at ${total}`));
   }
   let note;
   if (isLead) {
-    note = throws >= 1 && throws < 3
-      ? `Your throw ${throws} added ${leadAdds(rnd.counted[me][throws - 1], throws - 1)}. Next: ${dice} dice, ${dice === 2 ? "the two highest count" : "the highest counts"}.`
-      : "Your three throws are in: the Bull's Eye is set.";
-  } else if (rnd.target_set) {
+    note = dice !== null && throws >= 1
+      ? `Your throw ${throws} added ${rnd.lead_adds[throws - 1]}. Next: ${dice} dice, ${counted(rnd.next_counted)}.`
+      : dice === null ? "Your three throws are in: the Bull's Eye is set." : null;
+  } else if (rnd.target_set && rnd.stop_scores[me] !== null) {
     const distance = Math.abs(total - rnd.target);
-    note = `Stopping now: ${distance} away from ${rnd.target}, worth ${band(distance)} points.`
-      + (throwOn.length ? ` Throwing on adds ${dice} more ${dice === 1 ? "die" : "dice"}.` : "");
+    note = `Stopping now: ${distance} away from ${rnd.target}, worth ${rnd.stop_scores[me]} points.`
+      + (throwOn.length && dice !== null ? ` Throwing on adds ${dice} more ${dice === 1 ? "die" : "dice"}.` : "");
   }
   box.append(
     note ? h("p", { class: "be-note", "data-testid": "choice-note" }, note) : null,
@@ -207,7 +236,9 @@ function choice(h, game, ctx, rnd) {
         input,
         h("span", { class: "be-note", id: "be-bet-help" }, `0 to ${maxBet} chips (limit ${v.options.bet_limit}, bank ${v.banks[me]}).`),
         error)
-      : h("p", { class: "be-note" }, "No bet is possible now (no chips left or no betting)."),
+      : h("p", { class: "be-note" }, isLead
+        ? "The lead does not bet: the lead cannot take the round's pot."
+        : "No bet is possible now (no chips left or no betting)."),
     buttons,
   );
   return box;
@@ -219,12 +250,18 @@ export function renderHint(root, hint) {
     el.textContent = text;
     return el;
   };
-  const pts = (x) => (x === null || x === undefined ? "not allowed" : `${x.toFixed(2)} points`);
+  const known = (x) => x !== null && x !== undefined;
   if (hint.kind === "choice") {
-    root.append(
-      p(`Stop: ${pts(hint.stop)}. Throw on: ${pts(hint.throw)} expected, playing on well.`),
-      p(`Best: ${hint.best === "stop" ? "stop" : "throw on"}.`),
-    );
+    const lines = [];
+    if (known(hint.stop)) lines.push(`If you stop: ${hint.stop.toFixed(2)} points expected.`);
+    else lines.push("You may not stop yet.");
+    if (known(hint.throw)) {
+      lines.push(`If you throw on (and play on well): ${hint.throw.toFixed(2)} points expected.`);
+    } else {
+      lines.push("You may not throw again.");
+    }
+    lines.push(`Best: ${hint.best === "stop" ? "stop" : "throw on"}.`);
+    root.append(...lines.map(p));
     return;
   }
   root.append(p(hint.note ?? "No hint now."));

@@ -17,7 +17,38 @@ const CATEGORY = {
   yahtzee_flush: "Yahtzee flush",
 };
 // The chosen bet/raise amounts survive a re-render of the same version (a push refresh).
-const local = { key: null, amount: {} };
+// `dealt` is what the last drawing showed, to mark the dice dealt since (`freshBoard`, `freshPocket`).
+const local = { key: null, amount: {}, gameId: null, dealt: null, freshBoard: new Set(), freshPocket: false };
+
+/** The board's keys (the "Keys" help); controls carry them as data-shortcut. */
+export const KEYS = [
+  ["k", "check"],
+  ["c", "call"],
+  ["b", "bet the amount chosen"],
+  ["r", "raise by the amount chosen"],
+  ["a", "all-in"],
+  ["f", "fold"],
+];
+
+/** Mark the dice dealt since the last drawing: new community dice, a new hand's pocket. */
+function markDealt(game, v) {
+  const now = { hand: v.hand, board: v.board.join(","), count: v.board.length };
+  const before = local.dealt;
+  const seen = local.gameId === game.id && before !== null;
+  local.gameId = game.id;
+  local.dealt = now;
+  local.freshBoard = new Set();
+  local.freshPocket = false;
+  if (!seen || game.status !== "active") return;
+  const all = v.board.map((_, i) => i);
+  if (now.hand !== before.hand) {
+    local.freshPocket = true;
+    local.freshBoard = new Set(all);
+  } else if (now.board !== before.board) {
+    const added = now.count > before.count && now.board.startsWith(before.board);
+    local.freshBoard = new Set(added ? all.slice(before.count) : all); // else the flop rolled again
+  }
+}
 
 const STREET = { open: "The Open", flop: "The Flop", turn: "The Turn", river: "The River" };
 
@@ -25,9 +56,9 @@ const parse = (d) => ({ face: Number(d[0]), colour: d[1] });
 const named = (d) => `${d[0]} ${COLOUR[d[1]] ?? d[1]}`;
 
 /** A coloured die with its colour in words beneath it (colour is never the only cue). */
-function cdie(h, die, notation, { extra = "", cls = "" } = {}) {
+function cdie(h, die, notation, { extra = "", cls = "", fresh = false } = {}) {
   const { face, colour } = parse(notation);
-  const el = die(face, { colour, label: `${named(notation)} die${extra}` });
+  const el = die(face, { colour, label: `${named(notation)} die${extra}`, fresh });
   return h("span", { class: `hd-die ${cls}`.trim(), "data-die": notation },
     el, h("span", { class: "hd-cap", "aria-hidden": "true" }, COLOUR[colour] ?? colour));
 }
@@ -58,6 +89,7 @@ export function render(root, game, ctx) {
   if (local.key !== key) {
     local.key = key;
     local.amount = {};
+    markDealt(game, game.view);
   }
   const v = game.view;
   const me = game.my_seat;
@@ -69,8 +101,7 @@ export function render(root, game, ctx) {
   // -- whose turn ------------------------------------------------------------------------------
   let turnLine;
   if (game.status !== "active") {
-    const winners = game.result?.winners ?? v.winners ?? [];
-    turnLine = winners.length ? `The game is over: ${winners.map(who).join(" and ")} won.` : "The game is over.";
+    turnLine = "The game is over.";
   } else if (game.your_turn) {
     turnLine = v.to_call ? `Your turn: ${v.to_call} to call.` : "Your turn: nothing to call.";
   } else if (v.to_act !== null && v.to_act !== undefined) {
@@ -85,12 +116,12 @@ export function render(root, game, ctx) {
     parts.push(h("section", { class: "hd-street", "aria-label": "This hand" },
       h("h2", { class: "hd-h" }, `Hand ${v.hand} · ${STREET[v.street] ?? v.street}`),
       h("p", { class: "hd-meta" },
-        `Bets this street: ${v.street === "open" || v.street === "flop" ? 10 : 20} at most, in steps of 10; `
-        + `raises ${v.raises} of 3.`
+        `Bets this street: ${v.limit} at most, in steps of 10; `
+        + `raises ${v.raises} of ${v.max_raises}.`
         + (v.rerolls ? ` The flop has been re-rolled ${v.rerolls} time${v.rerolls === 1 ? "" : "s"} (everyone checked).` : "")),
       h("h3", { class: "hd-h3" }, "Community dice"),
       h("div", { class: "dice hd-board", "data-testid": "community" },
-        v.board.length ? v.board.map((d) => cdie(h, die, d)) : h("p", { class: "hd-meta" }, "None yet: the flop brings three.")),
+        v.board.length ? v.board.map((d, i) => cdie(h, die, d, { fresh: local.freshBoard.has(i) })) : h("p", { class: "hd-meta" }, "None yet: the flop brings three.")),
       h("h3", { class: "hd-h3" }, "Pots"),
       h("ul", { class: "hd-pots", "data-testid": "pots" },
         v.pots.map((p, i) => h("li", {},
@@ -111,7 +142,7 @@ export function render(root, game, ctx) {
     if (game.status === "active" && v.to_act === seat) state = state ? `${state}, to act` : "to act";
     let pocket;
     if (v.out[seat] || game.status !== "active") pocket = "—";
-    else if (seat === me) pocket = h("span", { class: "hd-pocket", "data-testid": "my-pocket" }, v.pocket.map((d) => cdie(h, die, d, { extra: " in your pocket" })));
+    else if (seat === me) pocket = h("span", { class: "hd-pocket", "data-testid": "my-pocket" }, v.pocket.map((d) => cdie(h, die, d, { extra: " in your pocket", fresh: local.freshPocket })));
     else pocket = h("span", { class: "hd-pocket" }, [1, 2].map((n) => back(h, `${who(seat)}'s hidden pocket die ${n}`)));
     rows.push(h("tr", { class: `${seat === v.to_act && game.status === "active" ? "hd-current" : ""}${v.folded[seat] || v.out[seat] ? " hd-folded" : ""}`.trim() || null, "data-testid": `seat-${seat}` },
       h("th", { scope: "row" }, who(seat), seat === v.dealer ? h("span", { class: "hd-button", title: "dealer", "aria-label": "dealer" }, "D") : null),
@@ -157,13 +188,14 @@ function actions(h, game, ctx) {
   const box = h("section", { class: "hd-actions", "aria-label": "Your action" });
   const buttons = h("div", { class: "hd-controls" });
   const fold = has("fold");
-  if (fold) buttons.append(h("button", { type: "button", class: "secondary", "data-testid": "fold", onclick: () => ctx.post(fold) }, "Fold"));
+  if (fold) buttons.append(h("button", { type: "button", class: "secondary", "data-testid": "fold", "data-shortcut": "f", onclick: () => ctx.post(fold) }, "Fold"));
   const check = has("check");
-  if (check) buttons.append(h("button", { type: "button", "data-testid": "check", onclick: () => ctx.post(check) }, "Check"));
+  // The keyboard lands on Check or Call, never on Fold.
+  if (check) buttons.append(h("button", { type: "button", "data-testid": "check", "data-shortcut": "k", "data-autofocus": true, onclick: () => ctx.post(check) }, "Check"));
   const call = has("call");
-  if (call) buttons.append(h("button", { type: "button", "data-testid": "call", onclick: () => ctx.post(call) }, `Call ${Math.min(v.to_call, v.stacks[me])}`));
+  if (call) buttons.append(h("button", { type: "button", "data-testid": "call", "data-shortcut": "c", "data-autofocus": true, onclick: () => ctx.post(call) }, `Call ${v.to_call}`));
   const allIn = has("all_in");
-  if (allIn) buttons.append(h("button", { type: "button", "data-testid": "all_in", onclick: () => ctx.post(allIn) }, `All-in (${v.stacks[me]})`));
+  if (allIn) buttons.append(h("button", { type: "button", "data-testid": "all_in", "data-shortcut": "a", "data-autofocus": !check && !call, onclick: () => ctx.post(allIn) }, `All-in (${v.stacks[me]})`));
   box.append(buttons);
   for (const [list, word, label] of [[bets, "Bet", "Bet amount"], [raises, "Raise", "Raise by (on top of the call)"]]) {
     if (!list.length) continue;
@@ -177,6 +209,7 @@ function actions(h, game, ctx) {
       h("button", {
         type: "button",
         "data-testid": word.toLowerCase(),
+        "data-shortcut": kind === "bet" ? "b" : "r",
         onclick: () => {
           const chosen = list.find((a) => String(a.amount) === select.value);
           if (chosen) ctx.post(chosen);

@@ -3,7 +3,16 @@
 // roll on, every seat's banked total, the entry threshold and the final round explained, and
 // the stakes ledger (ante, zero-out penalties, the pot and its shares).
 
-const local = { key: null, selected: new Set(), refocus: null };
+const local = { key: null, selected: new Set(), refocus: null, fresh: false, gameId: null };
+
+/** The board's keys (the "Keys" help); controls carry them as data-shortcut. */
+export const KEYS = [
+  ["1 to 6", "select or unselect that die of the roll"],
+  ["s", "set the selected dice aside"],
+  ["Esc", "clear the selection"],
+  ["b", "bank the turn total"],
+  ["r", "roll the dice left on"],
+];
 
 const cents = (n) => (n >= 100 ? `$${(n / 100).toFixed(2)}` : `${n}¢`);
 const faces = (dice) => dice.join(" ");
@@ -12,11 +21,15 @@ const sortedKey = (dice) => [...dice].sort((a, b) => a - b).join(",");
 export function render(root, game, ctx) {
   const { h, die, seatName } = ctx;
   const key = `${game.id}:${game.version}`;
+  const s = game.view.state;
   if (local.key !== key) {
+    // A new version in the set-aside phase is a new roll: every die of it was just rolled
+    // (nothing on a first drawing: the page does not know what it showed before).
+    local.fresh = local.gameId === game.id && s.phase === "set_aside" && s.dice.length > 0;
+    local.gameId = game.id;
     local.key = key;
     local.selected = new Set();
   }
-  const s = game.view.state;
   const opts = s.options;
   const me = game.my_seat;
   const myTurn = game.your_turn;
@@ -40,9 +53,11 @@ export function render(root, game, ctx) {
     const name = who(l.seat);
     let text;
     if (l.zero_roll && l.zero_roll.length) {
+      const costs = [];
+      if (l.lost) costs.push(`lost ${l.lost} points`);
+      if (l.penalty) costs.push(`paid ${cents(l.penalty)} into the pot`);
       text = `${name} zeroed out on ${faces(l.zero_roll)}`
-        + (l.lost ? `, losing ${l.lost} points` : "")
-        + (l.penalty ? ` and paying ${cents(l.penalty)} into the pot` : "") + ".";
+        + (costs.length ? `: ${costs.join(" and ")}` : "") + ".";
     } else {
       text = `${name} banked ${l.banked} points.`;
     }
@@ -75,6 +90,7 @@ export function render(root, game, ctx) {
           const selected = local.selected.has(i);
           const b = die(face, {
             selected,
+            fresh: local.fresh,
             label: `die ${i + 1} showing ${face}${selected ? ", selected" : ""}`,
             onclick: () => {
               if (local.selected.has(i)) local.selected.delete(i);
@@ -84,12 +100,14 @@ export function render(root, game, ctx) {
           });
           b.dataset.key = `die-${i}`;
           b.dataset.index = String(i);
+          b.dataset.shortcut = String(i + 1);
           return b;
         }
         const at = keptNow.indexOf(face);
         const wasKept = at >= 0;
         if (wasKept) keptNow.splice(at, 1);
-        const d = die(face, { label: `die showing ${face}${wasKept ? ", set aside" : ""}` });
+        const fresh = local.fresh && s.phase === "set_aside";
+        const d = die(face, { label: `die showing ${face}${wasKept ? ", set aside" : ""}`, fresh });
         if (wasKept) d.classList.add("tt-used");
         return d;
       });
@@ -109,6 +127,7 @@ export function render(root, game, ctx) {
           h("button", {
             type: "button",
             "data-key": "set-aside",
+            "data-shortcut": "s",
             disabled: !match,
             onclick: () => {
               if (match) { local.refocus = { after: game.version }; ctx.post({ type: "set_aside", dice: match.dice }); }
@@ -118,6 +137,7 @@ export function render(root, game, ctx) {
             type: "button",
             class: "secondary",
             "data-key": "clear",
+            "data-shortcut": "Escape",
             disabled: chosen.length === 0,
             onclick: () => { local.selected.clear(); redraw("clear"); },
           }, "Clear selection")),
@@ -126,11 +146,11 @@ export function render(root, game, ctx) {
       );
     }
     if (myTurn && s.phase === "choose") {
-      const entered = s.banked[s.current] > 0;
       turn.append(h("div", { class: "tt-controls" },
         h("button", {
           type: "button",
           "data-key": "bank",
+          "data-shortcut": "b",
           disabled: !canBank,
           onclick: () => { local.refocus = { after: game.version }; ctx.post({ type: "bank" }); },
         }, `Bank ${s.turn_total}`),
@@ -138,10 +158,12 @@ export function render(root, game, ctx) {
           type: "button",
           class: "secondary",
           "data-key": "roll-on",
+          "data-shortcut": "r",
           disabled: !canRoll,
           onclick: () => { local.refocus = { after: game.version }; ctx.post({ type: "roll_on" }); },
         }, s.in_hand === 6 && s.kept.length ? "Hot dice! Roll all 6 again" : `Roll ${s.in_hand} ${s.in_hand === 1 ? "die" : "dice"} on`)));
-      if (!canBank && !entered) {
+      if (!canBank) {
+        // Only the entry threshold ever stops a bank (the rules' legal list decides).
         turn.append(h("p", { class: "tt-note", "data-testid": "entry-note" },
           `You cannot bank yet: your first bank must be at least ${opts.entry_threshold} points in one turn.`));
       }
@@ -182,11 +204,7 @@ export function render(root, game, ctx) {
   parts.push(h("p", { class: "tt-stakes" },
     `Stakes (shown, never charged): everyone antes ${cents(opts.ante)}; after getting in, each zero-out adds ${cents(opts.zero_penalty)}; the winners share the pot.`));
 
-  if (over) {
-    const top = Math.max(...s.banked);
-    const winners = s.banked.map((b, i) => [b, i]).filter(([b]) => b === top).map(([, i]) => who(i));
-    parts.push(h("p", { class: "tt-result", "data-testid": "result" }, `Final: ${winners.join(" and ")} with ${top}.`));
-  }
+  // A finished game's result is drawn by the board frame, in one format for every game.
   root.append(...parts);
   if (local.refocus && game.version > local.refocus.after) {
     // After a move the board is drawn anew: put the keyboard on the next thing to do.

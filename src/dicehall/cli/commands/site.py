@@ -1,0 +1,220 @@
+"""``dicehall serve``, ``dicehall check`` and ``dicehall verify-dice``: the site and its audits."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from dicehall.cli.apps import Groups
+from dicehall.cli.common import JsonText, console, fail, print_json, require_extra
+from dicehall.cli.datadir import usable_data_dir
+
+if TYPE_CHECKING:
+    from dicehall.server.core.config import Settings
+
+
+def serve(
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="Database URL (default: SQLite in the user data directory)."),
+    ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option("--redis", help="Redis URL: share pushes and rate limits between processes."),
+    ] = None,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")
+    ] = 8000,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=32, help="Server processes.")] = 1,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            envvar="DICEHALL_TRUSTED_PROXIES",
+            help="Proxy addresses (comma-separated) whose X-Forwarded-For and "
+            "X-Forwarded-Proto are believed; default none: the client address is the "
+            "connection's.",
+        ),
+    ] = None,
+) -> None:
+    """Run the site: migrations are applied and the dice pool filled at start."""
+    require_extra("fastapi", "site", "dicehall serve")
+    import uvicorn
+
+    from dicehall.server.core.config import default_db_url
+    from dicehall.server.domain.services import build_services
+
+    if db is None:
+        usable_data_dir()  # the embedded database lives there
+    url = db or default_db_url()
+    _require_usable_database(url)
+    os.environ["DICEHALL_DB_URL"] = url
+    if redis:
+        os.environ["DICEHALL_REDIS_URL"] = redis
+    # Migrate and fill the pool once here, so workers never race to do it.
+    settings = _settings_or_fail()
+    services = build_services(settings)
+    services.engine.dispose()
+    console.print(f"dicehall on http://{host}:{port}  database: {url}", soft_wrap=True)
+    from dicehall.server.http.accesslog import serve_log_config
+    from dicehall.server.http.limits import server_options
+
+    uvicorn.run(
+        "dicehall.server.asgi:app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="warning",
+        log_config=serve_log_config(),  # the dicehall loggers: JSON lines on stderr, INFO
+        **server_options(settings, forwarded_allow_ips),
+    )
+
+
+def check(
+    db: Annotated[
+        str | None, typer.Option("--db", help="Database URL (default: the site's SQLite file).")
+    ] = None,
+    as_json: JsonText = False,
+) -> None:
+    """Replay every stored game from its event log and compare it with its snapshot.
+
+    Reads only: nothing is migrated or written. Exit 0 when every game agrees, 1 when some
+    do not, 2 when the database cannot be read.
+    """
+    require_extra("sqlalchemy", "site", "dicehall check")
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from dicehall.engine.errors import DicehallError
+    from dicehall.server.asgi import load_plugins
+    from dicehall.server.core.config import default_db_url
+    from dicehall.server.core.db import check_database, read_only_engine
+    from dicehall.server.domain.integrity import check_games, game_ids, require_schema
+
+    url = db or default_db_url()
+    try:
+        load_plugins()
+    except Exception as exc:
+        fail(_safe(f"DICEHALL_PLUGINS: {type(exc).__name__}: {exc}"))
+    try:
+        engine = read_only_engine(url)
+    except DicehallError as exc:
+        fail(_safe(str(exc)))
+    try:
+        check_database(engine)
+        with engine.connect() as conn:
+            require_schema(conn)
+            ids = game_ids(conn)
+            with Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=console,
+                disable=as_json or not console.is_terminal,
+                transient=True,
+            ) as bar:
+                task = bar.add_task("replaying games", total=len(ids))
+                report = check_games(conn, ids, lambda: bar.advance(task))
+    except DicehallError as exc:
+        fail(_safe(str(exc)))
+    except SQLAlchemyError as exc:
+        fail(_safe(f"cannot read the database: {str(exc).strip().splitlines()[0]}"))
+    finally:
+        engine.dispose()
+    if as_json:
+        print_json(report.as_json())
+    else:
+        for found in report.discrepancies:
+            console.print(
+                f"game {found.game_id} ({found.kind}): {found.problem}",
+                markup=False,
+                soft_wrap=True,
+            )
+        console.print(report.summary(), markup=False, soft_wrap=True)
+    raise typer.Exit(0 if report.ok else 1)
+
+
+def verify_dice(
+    file: Annotated[
+        Path, typer.Argument(help="A revealed batch (GET /api/v1/fairness/batches/ID).")
+    ],
+    as_json: JsonText = False,
+) -> None:
+    """Check a revealed dice batch against the commitment published before it was used."""
+    require_extra("sqlalchemy", "site", "dicehall verify-dice")
+    from dicehall.engine.errors import InvalidInput
+    from dicehall.server.domain.fairness import check_batch
+
+    try:
+        data = json.loads(file.read_bytes())
+    except OSError as exc:
+        fail(_safe(f"cannot read {file}: {exc.strerror or exc}"))
+    except ValueError as exc:
+        fail(_safe(f"{file} is not JSON: {exc}"))
+    except RecursionError:
+        fail(_safe(f"{file} is nested too deeply to be a revealed batch"))
+    try:
+        check = check_batch(data)
+    except InvalidInput as exc:
+        fail(_safe(f"{file}: {exc}"))
+    if as_json:
+        print_json(check.as_json())
+    else:
+        console.print(check.summary(), markup=False, soft_wrap=True)
+        for line in check.checked:
+            console.print(f"checked: {line}", markup=False, soft_wrap=True)
+        for line in check.not_checked:
+            console.print(f"not checked: {line}", markup=False, soft_wrap=True)
+    raise typer.Exit(0 if check.ok else 1)
+
+
+def register(groups: Groups) -> None:
+    """Add ``serve``, ``check`` and ``verify-dice`` to the root command."""
+    groups.root.command()(serve)
+    groups.root.command()(check)
+    groups.root.command(name="verify-dice")(verify_dice)
+
+
+def _settings_or_fail() -> Settings:
+    """The site's settings from the environment, or one line naming the bad variable."""
+    from pydantic import ValidationError
+
+    from dicehall.server.core.config import Settings
+
+    try:
+        return Settings()
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        name = str(error["loc"][0]) if error["loc"] else "a setting"
+        variable = name.upper() if name.startswith("DICEHALL_") else f"DICEHALL_{name.upper()}"
+        fail(_safe(f"{variable}: {error['msg']}"))
+
+
+def _safe(message: str) -> str:
+    # Undecodable bytes in a file name (lone surrogates) must not stop the line from printing.
+    return message.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _require_usable_database(url: str) -> None:
+    # One line and exit 2 for a damaged, locked or unreachable database, before any
+    # migration or server start could fail on it with a traceback.
+    from dicehall.engine.errors import DicehallError
+    from dicehall.server.core.db import check_database, make_engine
+
+    try:
+        engine = make_engine(url)
+    except DicehallError as exc:
+        fail(_safe(str(exc)))
+    try:
+        check_database(engine)
+    except DicehallError as exc:
+        fail(_safe(str(exc)))
+    finally:
+        engine.dispose()

@@ -1,0 +1,133 @@
+"""Boatzee hints: the best keeps and boxes for the seat's own dice, from its view only.
+
+Choices are valued by the solved tables when they are already cached on this machine (exact
+for one column, the per-column decomposition for Double and Triple); otherwise, so a hint
+never waits for a solve, by the heuristic evaluation the ``heuristic`` bot plays by. A turn
+is planned over the re-rolls left with :class:`~dicehall.games.boatzee.planner.TurnPlan`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any, Protocol
+
+from dicehall.games.boatzee.card import Card, Joker, Ruleset, points, total
+from dicehall.games.boatzee.dice_tables import KEEP_INDEX, FloatArray
+from dicehall.games.boatzee.evaluators import HEURISTIC
+from dicehall.games.boatzee.planner import TurnPlan
+from dicehall.games.boatzee.rules import BoatzeeView, Reroll, Score
+from dicehall.games.boatzee.scoring import HAND_INDEX, TITLES, Box, hand_of
+from dicehall.games.hint_basis import Basis, with_basis
+
+SHOWN = 5
+
+#: What the figures rest on: the exact tables (one column), the tables combined per column
+#: (several columns), or the heuristic evaluation (no tables on this machine yet).
+BASIS_EXACT: tuple[Basis, str] = (
+    "exact",
+    "Exact: the expected final score under best solitaire play, from the solved tables.",
+)
+BASIS_PER_COLUMN: tuple[Basis, str] = (
+    "estimate",
+    "An estimate: the solved tables of each column combined (exact for one column only).",
+)
+BASIS_HEURISTIC: tuple[Basis, str] = (
+    "heuristic",
+    "A heuristic: the solved tables are not ready on this server yet, so the choices are "
+    "ranked by a rule of thumb (the heuristic bot's), not by best play.",
+)
+
+
+class _Valuer(Protocol):
+    def choice_values(
+        self, card: Card, ruleset: Ruleset, joker: Joker = "forced"
+    ) -> tuple[list[tuple[Box, int]], FloatArray]: ...
+
+
+_TABLES: dict[tuple[int, str, str], _Valuer] = {}
+
+
+def _solved(columns: int, ruleset: Ruleset, joker: Joker = "forced") -> _Valuer | None:
+    """The table valuation when every column's table is cached already, else None (looked
+    for again on the next hint, so tables solved later are picked up)."""
+    key = (columns, ruleset, joker)
+    if key not in _TABLES:
+        try:
+            from dicehall.games.boatzee.table_cache import load
+            from dicehall.games.boatzee.valuation import TableValuation
+
+            tables = [load(ruleset, k, joker) for k in range(1, columns + 1)]
+        except (ImportError, OSError, ValueError):  # pragma: no cover - solver not present
+            return None
+        if any(t is None for t in tables):
+            return None
+        values = [t.values for t in tables if t is not None]
+        _TABLES[key] = TableValuation(values, ruleset, joker)
+    return _TABLES[key]
+
+
+def _where(box: Box, column: int, columns: int) -> str:
+    return TITLES[box] + (f" (column {column})" if columns > 1 else "")
+
+
+def _distinct_keeps(dice: Sequence[int]) -> list[tuple[int, ...]]:
+    hand = hand_of(dice)
+    return sorted(
+        {keep for size in range(len(hand)) for keep in combinations(hand, size)},
+        key=lambda keep: (-len(keep), keep),
+    )
+
+
+def seat_hint(view: BoatzeeView, legal: Sequence[Any]) -> dict[str, Any]:
+    """The ranked choices for the seat's dice: keeps (while re-rolls are left) and boxes."""
+    seat = view.seat
+    if seat is None or view.finished or len(view.dice) != 5 or not legal:
+        return {"summary": "Hints appear here on your turn.", "choices": []}
+    options = view.options
+    card = view.cards[seat]
+    valuer = _solved(options.columns, options.ruleset, options.joker)
+    exact = valuer is not None
+    if valuer is None:
+        valuer = HEURISTIC
+    choices, values = valuer.choice_values(card, options.ruleset, options.joker)
+    hand = HAND_INDEX[hand_of(view.dice)]
+    can_score = {(a.box, a.column) for a in legal if isinstance(a, Score)}
+    rerolls = view.rerolls_left if any(isinstance(a, Reroll) for a in legal) else 0
+    ranked: list[tuple[float, str, dict[str, Any]]] = []
+    for c, (box, column) in enumerate(choices):
+        if (box, column) not in can_score:
+            continue
+        value = float(values[hand, c])
+        scored = column * points(card, view.dice, options.ruleset, box)
+        text = f"Score {_where(box, column, options.columns)} for {scored}"
+        ranked.append((value, text, {"box": box, "column": column, "points": scored}))
+    if rerolls:
+        plan = TurnPlan(values)
+        keep_values = plan.keep_value[min(rerolls, 2) - 1]
+        for keep in _distinct_keeps(view.dice):
+            value = float(keep_values[KEEP_INDEX[keep]])
+            shown = " ".join(map(str, keep)) if keep else "nothing"
+            text = f"Keep {shown} and re-roll {5 - len(keep)}"
+            ranked.append((value, text, {"keep": list(keep)}))
+    ranked.sort(key=lambda item: -item[0])
+    best = ranked[0][0]
+    now = total(card)
+    out = []
+    for value, text, data in ranked[:SHOWN]:
+        if exact:
+            text += f": expect {now + value:.1f} in all"
+        elif value < best:
+            text += f" ({best - value:.1f} worse)"
+        out.append({**data, "text": text, "value": value})
+    note = (
+        "Values from the solved tables: the expected final score under best solitaire play."
+        if exact and options.columns == 1
+        else "Values from the solved tables, one per column (an estimate for several columns)."
+        if exact
+        else "Values from the heuristic evaluation (the solved tables are not on this server)."
+    )
+    basis = (
+        BASIS_HEURISTIC if not exact else BASIS_EXACT if options.columns == 1 else BASIS_PER_COLUMN
+    )
+    return with_basis({"summary": f"Best: {out[0]['text']}.", "choices": out, "note": note}, *basis)

@@ -1,0 +1,181 @@
+"""What a game package declares: one :class:`GameEntry` that every surface reads.
+
+A game package ``dicehall.games.<name>`` (or any installed package) exports ``ENTRY``: the
+Game, its bots, the bots that think long, its seat hint, its blurb and its rules text. The
+CLI, the API, the pages and the boards read the entry; nothing registers itself by being
+imported. Games are found through the ``dicehall.games`` entry-point group (see
+:func:`dicehall.games.available`).
+
+Importing an entry must stay cheap: bots and hints often need solvers (NumPy, SciPy, Numba),
+so they are named here and imported on first use.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import random
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Literal
+
+from dicehall.engine.bots import Bot, BotFactory, RandomBot, SlowBot
+from dicehall.engine.errors import InvalidInput
+from dicehall.engine.game import Game
+from dicehall.engine.options import option_text
+
+#: Where a game's rules are shown: the site's pages, or the terminal (`dicehall rules`).
+Surface = Literal["site", "terminal"]
+#: Where in ``rules.md`` the options table goes, written for each surface.
+OPTIONS_MARK = "<!-- options -->"
+
+#: What every game's ``random`` bot does.
+RANDOM_NOTE = "Any legal move at random: for learning the rules."
+
+SeatHint = Callable[[Any, Sequence[Any]], dict[str, Any]]
+"""A seat's hint, ``(view, legal) -> JSON``, worked out from that seat's view only."""
+
+
+def load(reference: str) -> Any:
+    """The object a ``"module:attribute"`` reference names (the module imported now)."""
+    module_name, _, attribute = reference.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"{reference!r} is not of the form 'module:attribute'")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+class LazyBots(Mapping[str, BotFactory]):
+    """Bot factories by name (``name -> attribute of module``), the module imported when a
+    bot is first asked for. An attribute of ``""`` is :class:`RandomBot`."""
+
+    def __init__(self, module: str, names: Mapping[str, str]) -> None:
+        self.module = module
+        self._names = dict(names)
+
+    def with_random(self) -> LazyBots:
+        """These bots and ``random``, every game's uniformly random legal player."""
+        return LazyBots(self.module, {"random": "", **self._names})
+
+    def __getitem__(self, name: str) -> BotFactory:
+        attribute = self._names[name]
+        if not attribute:
+            return RandomBot
+        factory: BotFactory = getattr(importlib.import_module(self.module), attribute)
+        return factory
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A game with what surrounds it: bots by name, hints, blurb, the rules as implemented."""
+
+    name: str
+    game: Game[Any, Any, Any, Any]
+    bots: Mapping[str, BotFactory]
+    #: The rules in Markdown; None: the package's ``rules.md``.
+    rules_text: str | None = None
+    #: Bots whose decisions can take long (solver tables, simulations), by name.
+    slow_bots: Mapping[str, SlowBot] = field(default_factory=dict)
+    #: One sentence for the game's card on the home page.
+    blurb: str = ""
+    #: ``"module:function"`` of the seat hint (a :data:`SeatHint`), or None for no hints.
+    hint: str | None = None
+    #: ``"module:function"`` of the narrator (a ``dicehall.games.narration.Narrator``) that
+    #: tells each event in sentences; None: a generic one.
+    narration: str | None = None
+    #: What the result's scores count, singular: "point", "horse", "chip".
+    score_unit: str = "point"
+    #: One line about each bot, weakest first (the order players choose from).
+    bot_notes: Mapping[str, str] = field(default_factory=dict)
+
+    def ranked_bots(self) -> list[tuple[str, str]]:
+        """Every bot with its line, weakest first: ``random``, then in :attr:`bot_notes`'
+        order, then bots without a line (by name)."""
+        notes = {"random": RANDOM_NOTE, **self.bot_notes}
+        ranked = [name for name in notes if name in self.bots]
+        ranked += sorted(name for name in self.bots if name not in notes)
+        return [(name, notes.get(name, "")) for name in ranked]
+
+    def rules_for(self, surface: Surface) -> str:
+        """The rules as one surface shows them: the options table (``<!-- options -->``)
+        written for it, and, on the site, options named by their labels on the form."""
+        fields = {f.name: f for f in dataclasses.fields(self.game.options_type)}
+        text = self.rules.replace(OPTIONS_MARK, self._options_markdown(surface))
+        if surface == "site":
+
+            def labelled(found: re.Match[str]) -> str:
+                field_ = fields.get(found.group(1))
+                if field_ is None:
+                    return found.group(0)
+                value = found.group(2)
+                label = f"“{option_text(field_).label}”"
+                return label if value is None else f"{label} {value}"
+
+            # `name` and `name=value`, as the terminal writes them, become the form's words.
+            text = re.sub(r"`(\w+)(?:=([^`\s]*))?`", labelled, text)
+        return text
+
+    def _options_markdown(self, surface: Surface) -> str:
+        defaults = self.game.options({})
+        rows = []
+        for field_ in dataclasses.fields(self.game.options_type):
+            text = option_text(field_)
+            default = _shown_default(getattr(defaults, field_.name))
+            name = text.label if surface == "site" else f"`{field_.name}`"
+            rows.append(f"| {name} | {default} | {text.help} |")
+        head = "| option | default | meaning |\n|---|---|---|"
+        if surface == "site":
+            head = "| Option on the new-game form | Default | Meaning |\n|---|---|---|"
+        table = "\n".join([head, *rows])
+        if surface == "terminal":
+            table += "\n\nSet them with `-o name=value`"
+            example = next(
+                (
+                    f.name
+                    for f in dataclasses.fields(self.game.options_type)
+                    if not isinstance(getattr(defaults, f.name), bool | None)
+                ),
+                None,
+            )
+            if example is not None:
+                value = getattr(defaults, example)
+                table += f", e.g. `dicehall play {self.name} -o {example}={value}`"
+            table += "."
+        return table
+
+    @property
+    def rules(self) -> str:
+        """The rules as dicehall implements them, in Markdown."""
+        if self.rules_text is not None:
+            return self.rules_text
+        return resources.files(f"dicehall.games.{self.name}").joinpath("rules.md").read_text()
+
+    def bot(self, name: str, rng: random.Random) -> Bot:
+        """A bot by name; unknown names raise with the list of known ones."""
+        factory = self.bots.get(name)
+        if factory is None:
+            known = ", ".join(sorted(self.bots))
+            raise InvalidInput(f"{self.game.title} has no bot {name!r} (bots: {known})")
+        return factory(rng)
+
+    def seat_hint(self) -> SeatHint | None:
+        """The seat hint function (imported now), or None when the game has none."""
+        if self.hint is None:
+            return None
+        function: SeatHint = load(self.hint)
+        return function
+
+
+def _shown_default(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)

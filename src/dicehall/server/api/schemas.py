@@ -1,0 +1,410 @@
+"""The JSON API's answers as pydantic models: the OpenAPI schema's response schemas.
+
+Each route declares its model with ``response_model=``; the handlers still build plain
+dicts, which FastAPI checks against the model before answering. The models describe the
+answers exactly as they are (they are contracts): every key is required, no other key is
+allowed and no value is coerced (``strict``), so a handler that grows, loses or retypes a
+key fails loudly (a 500, caught by the tests) instead of being trimmed to fit. What is
+game-specific (a game's options, view, legal actions, events, hint) is free JSON inside
+otherwise precise models.
+
+Every error answer is an :class:`ErrorBody`; :func:`errors` documents the ones a route can
+give, and replaces FastAPI's own 422 (``HTTPValidationError``), which this API never sends.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
+
+
+def _moment() -> Any:
+    """A timestamp field: text in RFC 3339 (ISO 8601 with the UTC offset)."""
+    return Field(
+        description="When, in ISO 8601 with its UTC offset.",
+        json_schema_extra={"format": "date-time", "examples": ["2026-11-21T14:01:27.658510+00:00"]},
+    )
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    # An optional key of an error body is absent, not null: do not advertise a default.
+    schema.pop("default", None)
+
+
+class _Answer(BaseModel):
+    """An answer's JSON object: exactly these keys, none missing, no other, none coerced."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+# -- errors ------------------------------------------------------------------------------------
+
+
+class ErrorBody(BaseModel):
+    """Every error answer: a sentence for people and a short code for programs.
+
+    Some codes add keys: ``version`` (409 ``stale`` and ``finished``: the game's current
+    version) and ``retry_after`` (429 and 503: seconds to wait, also in ``Retry-After``).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={"examples": [{"error": "there is no game 12", "code": "not_found"}]},
+    )
+
+    error: str = Field(description="What went wrong, as a sentence.")
+    code: str = Field(description="A short, stable code, e.g. `not_found` or `stale`.")
+    version: int | SkipJsonSchema[None] = Field(
+        default=None,
+        description="The game's current version (409 `stale` and `finished`).",
+        json_schema_extra=_no_default,
+    )
+    retry_after: int | SkipJsonSchema[None] = Field(
+        default=None,
+        description="Seconds to wait before trying again (some 429 and 503 answers).",
+        json_schema_extra=_no_default,
+    )
+
+
+_RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds to wait before trying again (when the body has `retry_after`).",
+        "schema": {"type": "integer"},
+    }
+}
+
+#: What each error status means in this API, and the codes it comes with.
+_ERRORS: dict[int, str] = {
+    400: "The body could not be read (`http_error`: not UTF-8 text), or not allowed this way "
+    "(`not_a_session`: log out ends a browser session, not an API token).",
+    401: "Not signed in, or the session or token has ended "
+    "(`unauthenticated`, `session_expired`, `wrong_login`, `not_a_session`).",
+    403: "Not yours to do, or a cookie-signed write without its CSRF token "
+    "(`csrf`, `not_your_game`, `not_yours`, `wrong_password`).",
+    404: "There is no such thing, or it is not yours or not public yet "
+    "(`not_found`, `no_such_user`, `no_such_token`, `no_hints`, `not_revealed`).",
+    409: "The state does not allow it (`stale` and `finished` with the current `version`, "
+    "`not_started`, `not_open`, `seat_taken`, `already_seated`, `not_invited`, `started`, "
+    "`in_progress`, `not_active`, `conflict`, `user_id_taken`, `too_many_tokens`, "
+    "`password_changed`).",
+    422: "The request is invalid (`invalid_request` for its shape; `illegal_move`, "
+    "`invalid_input`, `invalid_options`, `unknown_game`, `unknown_user`, `invalid_seats`, "
+    "`key_reused`, `invalid_user_id`, `invalid_password`, ... for its content).",
+    429: "Too many attempts or over a quota (`rate_limited`, `too_many_games`, "
+    "`too_many_joins`, `too_many_open_games`, `too_many_invites`).",
+    503: "Busy for a moment: try again after `Retry-After` seconds "
+    "(`busy`, `no_dice`, `hints_busy`).",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route: an :class:`ErrorBody` for each of ``statuses``.
+
+    Listing 422 (every route with parameters or a body can answer it) also keeps FastAPI
+    from documenting its own ``HTTPValidationError`` there.
+    """
+    out: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        entry: dict[str, Any] = {"model": ErrorBody, "description": _ERRORS[status]}
+        if status in (429, 503):
+            entry["headers"] = _RETRY_AFTER
+        out[status] = entry
+    return out
+
+
+# -- accounts ----------------------------------------------------------------------------------
+
+
+class UserProfile(_Answer):
+    """A user's public profile."""
+
+    user_id: str = Field(description="The user id as chosen at sign-up (any case finds it).")
+    display_name: str
+    about: str
+    created_at: str = _moment()
+
+
+class SignedIn(_Answer):
+    """A browser session began: its user and the CSRF token its writes must send."""
+
+    user: UserProfile
+    csrf_token: str = Field(description="Send it in `X-CSRF-Token` with every write.")
+
+
+class SignedOut(_Answer):
+    """The browser session ended and its cookie was cleared."""
+
+    signed_out: Literal[True]
+    message: str
+
+
+class PasswordChanged(_Answer):
+    """The password changed; the user's other browser sessions ended."""
+
+    user: UserProfile
+    ended_sessions: int = Field(description="How many browser sessions were signed out.")
+    message: str
+
+
+class ApiToken(_Answer):
+    """An API token as its owner sees it in a list: never the secret."""
+
+    id: int
+    name: str
+    created_at: str = _moment()
+
+
+class NewApiToken(_Answer):
+    """A new API token, with its secret: shown in this answer only."""
+
+    id: int
+    name: str
+    created_at: str = _moment()
+    token: str = Field(description="Send it as `Authorization: Bearer TOKEN`.")
+
+
+class TokenRevoked(_Answer):
+    """An API token was revoked."""
+
+    revoked: int = Field(description="The revoked token's id.")
+    message: str
+
+
+# -- games -------------------------------------------------------------------------------------
+
+GameStatus = Literal["waiting", "active", "finished", "cancelled"]
+
+
+class Seat(_Answer):
+    """Who sits in a seat: a user, a bot, or nobody yet (``open``)."""
+
+    seat: int = Field(description="The seat's number, from 0.")
+    user: str | None = Field(description="The seated (or invited) user's id.")
+    bot: str | None = Field(description="The seated bot's name.")
+    open: bool = Field(description="Nobody has taken this seat yet.")
+    invited: bool = Field(description="The creator named this user, who has not accepted yet.")
+    name: str = Field(
+        description='What to call the seat: the user id, "equity bot" (numbered when one '
+        'bot sits twice: "equity bot 1", "equity bot 2") or "open seat".'
+    )
+
+
+class BotTurn(_Answer):
+    """The game waits on a bot or on dice, not on a person."""
+
+    seat: int | None = Field(description="The bot's seat; null when the game waits on dice.")
+    bot: str | None = Field(description="The bot's name; null when the game waits on dice.")
+    slow: bool = Field(description="The bot thinks long (it runs in the bot driver).")
+    warming_up: bool = Field(description="The slow bot is still building its tables.")
+    eta_s: int | None = Field(description="About how many seconds the warm-up has left.")
+
+
+class GameResult(BaseModel):
+    """How a finished game ended (a game may add keys of its own)."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    type: str = Field(description="`result`.")
+    winners: list[int] = Field(description="The winning seats.")
+    scores: list[int] = Field(description="The game's own measure per seat.")
+    turns: int = Field(description="The game's own count of turns, hands or rounds.")
+
+
+class Game(_Answer):
+    """A game as the caller's seat sees it (a spectator's view for anyone else)."""
+
+    id: int
+    game: str = Field(description="The kind of game, e.g. `tenthousand`.")
+    title: str = Field(description='Its name as its options make it, e.g. "Triple Boatzee".')
+    status: GameStatus
+    version: int = Field(description="Send it back as `expected_version` with a move.")
+    options: dict[str, Any] = Field(description="The game's options (game-specific).")
+    seats: list[Seat]
+    my_seat: int | None = Field(description="The caller's seat; null for a spectator.")
+    to_act: int | None = Field(description="The seat whose turn it is.")
+    your_turn: bool
+    view: dict[str, Any] | None = Field(
+        description="What the caller's seat may know (game-specific); null until it starts."
+    )
+    legal: list[dict[str, Any]] = Field(
+        description="The caller's legal actions now (game-specific); empty when not my turn."
+    )
+    result: GameResult | None = Field(description="How the game ended; null until it does.")
+    bot_turn: BotTurn | None = Field(description="Set when the game waits on a bot or dice.")
+
+
+class GameMove(Game):
+    """A game after my move (or its replay)."""
+
+    replayed: bool = Field(
+        description="True when this answers a retry with an Idempotency-Key already applied."
+    )
+
+
+class StandingOut(_Answer):
+    """Where a started game stands (public: every seat sees it)."""
+
+    scores: list[int] = Field(description="Each seat's score so far, in the game's measure.")
+    number: int = Field(description="The turn, hand or round being played, from 1.")
+    noun: str = Field(description='What the game calls it: "turn", "hand" or "round".')
+
+
+class GameSummary(_Answer):
+    """A game in a list: mine, or the waiting room's."""
+
+    id: int
+    game: str
+    status: GameStatus
+    version: int
+    to_act: int | None
+    your_turn: bool
+    invitation: bool = Field(description="I was invited to this game and have not answered.")
+    creator: str | None = Field(description="The user id of the player who created it.")
+    seats: list[Seat]
+    options: dict[str, Any] = Field(description="The game's options (game-specific).")
+    updated_at: str = _moment()
+    standing: StandingOut | None = Field(
+        description="A started game's scores so far and the turn being played."
+    )
+    winners: list[int] | None = Field(
+        description="A finished game's winning seats (more than one: a shared win)."
+    )
+
+
+class WaitingOnMe(_Answer):
+    """How many of my games wait on me (for a badge or a page title)."""
+
+    your_turn: int = Field(description="Started games where it is my turn.")
+    invitations: int = Field(description="Invitations I have not answered.")
+
+
+class GameKind(_Answer):
+    """A game the site offers."""
+
+    game: str = Field(description="Its name in `POST /games`, e.g. `tenthousand`.")
+    title: str
+    min_seats: int
+    max_seats: int
+    options: dict[str, Any] = Field(description="The default options (game-specific).")
+    bots: list[str] = Field(
+        description="The bots that can take a seat (`bot:NAME`), weakest first."
+    )
+    bot_notes: dict[str, str] = Field(description="One line about each bot, by name.")
+
+
+class GameLog(_Answer):
+    """A finished game's public log, for replay and audit."""
+
+    game: str
+    id: int
+    seats: int = Field(description="How many seats the game had.")
+    options: dict[str, Any]
+    events: list[dict[str, Any]] = Field(
+        description="Every event, in order, with its `dice_set`; outcomes never shown are "
+        '`{"hidden": true, "count": n}` (game-specific).'
+    )
+    result: GameResult | None
+
+
+class StoryLine(_Answer):
+    """One sentence of a game's story."""
+
+    text: str
+    seat: int | None = Field(description="The seat it is about; null for the table.")
+    dice: list[int | str] = Field(
+        description="The dice the sentence names, as the game notates them (`6r` in Hold'em)."
+    )
+
+
+class StoryEvent(_Answer):
+    """One event of the log as the caller's seat may know it, with its sentences."""
+
+    index: int = Field(description="Its place in the game's event log, from 0.")
+    seat: int | None = Field(description="The seat that acted; null for dice.")
+    event: dict[str, Any] = Field(
+        description="The event (game-specific); an outcome the caller may not see (yet) is "
+        '`{"hidden": true, "count": n}`.'
+    )
+    lines: list[StoryLine]
+
+
+class GameOutcome(_Answer):
+    """How a finished game ended, for the caller."""
+
+    verdict: Literal["won", "lost", "draw"] | None = Field(
+        description="The caller's result; null for a spectator."
+    )
+    headline: str = Field(description='"You won!", "You lost: ... won.", "A draw: ...".')
+    lines: list[StoryLine] = Field(description="The final scores and who won, one format.")
+
+
+class GameEvents(_Answer):
+    """A game's events as the caller's seat may know them now, told in sentences."""
+
+    id: int
+    game: str
+    version: int
+    my_seat: int | None
+    since: int = Field(description="The first event index asked for.")
+    total: int = Field(description="How many events the game has so far.")
+    last_own: int | None = Field(
+        description="The index of the caller's last move: what follows happened since."
+    )
+    events: list[StoryEvent]
+    outcome: GameOutcome | None = Field(description="Set once the game is over.")
+
+
+class Hint(_Answer):
+    """Odds and the best choice for the caller's own seat."""
+
+    game: str
+    version: int = Field(description="The game version the hint is for.")
+    hint: dict[str, Any] = Field(description="The hint (game-specific).")
+
+
+# -- fairness ----------------------------------------------------------------------------------
+
+
+class BatchCommitment(_Answer):
+    """A dice batch's commitment, published before any of its dice is rolled."""
+
+    id: int
+    commitment: str = Field(description="SHA-256 of the salt and the sets, in hexadecimal.")
+    size: int = Field(description="How many dice sets the batch holds.")
+    first_set: int
+    created_at: str = _moment()
+    revealed: bool
+    revealed_at: str | None = _moment()
+
+
+class RevealedDice(_Answer):
+    """Face counts and Pearson's chi-square over the revealed, shown dice only."""
+
+    batches: int = Field(description="How many batches are revealed.")
+    dice: int = Field(description="How many dice they hold (withheld sets not counted).")
+    counts: dict[str, int] = Field(description='How often each face came up: `"1"` to `"6"`.')
+    chi_square: float | None = Field(description="Null with no dice.")
+    p_value: float | None = Field(description="Null with no dice.")
+
+
+class FairnessReport(_Answer):
+    """Every batch's commitment, and statistics over revealed dice."""
+
+    batches: list[BatchCommitment]
+    revealed: RevealedDice
+
+
+class RevealedBatch(_Answer):
+    """A revealed batch, in the shape `dicehall verify-dice` checks."""
+
+    batch: int
+    commitment: str
+    salt: str
+    first_set: int
+    sets: list[str | None] = Field(
+        description="Each set's six faces, in order; null for a withheld set."
+    )
+    served_to: list[int | None] = Field(description="The game each set went to, if any.")
+    withheld: list[int] = Field(description="The places of the withheld sets.")

@@ -1,0 +1,1 @@
+"""Settings, the database and its schema, security primitives, the clock: no site logic."""

@@ -1,0 +1,97 @@
+"""Site settings: where the data lives and how the server behaves.
+
+Every setting may be given in the environment as ``DICEHALL_<NAME>`` (``DICEHALL_DB_URL``,
+``DICEHALL_BOT_WORKERS``, ...), read by pydantic-settings; a few keep their older short
+names (``DICEHALL_AUTH_RATE``). A value that does not parse is refused with the setting's
+name, so a server never starts on a misread setting.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from dicehall.engine.storage import data_dir
+
+
+def default_db_url() -> str:
+    """The embedded default database: SQLite in the user data directory."""
+    return f"sqlite:///{data_dir() / 'dicehall.sqlite3'}"
+
+
+class Settings(BaseSettings):
+    """Everything the site can be told at start (arguments, else ``DICEHALL_*`` variables)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="DICEHALL_", frozen=True, extra="ignore", populate_by_name=True
+    )
+
+    db_url: str = Field(default_factory=default_db_url)
+    redis_url: str | None = None
+    #: Cookies carry the Secure flag (set behind HTTPS).
+    secure_cookies: bool = False
+    session_days: int = Field(30, ge=1)
+    #: argon2id cost; tests lower it, production keeps the library's defaults.
+    argon2_time_cost: int = Field(3, ge=1)
+    argon2_memory_kib: int = Field(65536, ge=8)
+    #: Pre-rolled sets of six dice per batch, and how many unserved sets to keep committed.
+    dice_batch_size: int = Field(1000, ge=1)
+    #: Requests per minute per client address for sign-up and log-in.
+    auth_rate_per_minute: int = Field(
+        20,
+        ge=1,
+        validation_alias=AliasChoices("auth_rate_per_minute", "DICEHALL_AUTH_RATE"),
+    )
+    max_body_bytes: int = Field(65536, ge=1024)
+    #: Seconds a request waits for the database's write lock before it is answered 503.
+    write_lock_timeout: float = Field(10.0, gt=0)
+    #: Bot processes for slow bots (solver tables, simulations), and whether their tables
+    #: are built at start-up for each game's default options.
+    bot_workers: int = Field(2, ge=1, le=64)
+    warm_bots: bool = True
+    #: Seconds a warm slow bot may think before its fallback decides instead.
+    bot_decision_seconds: float = Field(20.0, gt=0)
+    #: Worker processes for hints, and the seconds a hint may take before a 503 (try again).
+    hint_workers: int = Field(1, ge=1, le=64)
+    hint_seconds: float = Field(5.0, gt=0)
+    #: How often each process's bot driver looks for due games it was not told about.
+    driver_poll_seconds: float = Field(1.0, gt=0)
+    #: Names this site's channels and keys in a Redis that other sites may share; empty:
+    #: derived from ``db_url``, so sites on different databases never mix by default.
+    site_name: str = ""
+    #: Addresses of reverse proxies trusted to set X-Forwarded-For (comma-separated in the
+    #: environment); none by default.
+    trusted_proxies: Annotated[tuple[str, ...], NoDecode] = ()
+    #: A request's head (request line and headers): most bytes, most headers, and the
+    #: seconds a client has to send it.
+    max_header_bytes: int = Field(16384, ge=1024)
+    max_header_count: int = Field(100, ge=10)
+    header_timeout: float = Field(10.0, gt=0)
+    #: Push sockets one user may hold open on one server process; more are refused.
+    sockets_per_user: int = Field(8, ge=1)
+
+    @field_validator("db_url", mode="before")
+    @classmethod
+    def _default_when_empty(cls, value: Any) -> Any:
+        return default_db_url() if value == "" else value
+
+    @field_validator("redis_url", mode="before")
+    @classmethod
+    def _none_when_empty(cls, value: Any) -> Any:
+        return None if value == "" else value
+
+    @field_validator("site_name")
+    @classmethod
+    def _valid_site_name(cls, value: str) -> str:
+        from dicehall.server.core.sitename import check_site_name  # it reads these settings
+
+        return check_site_name(value.strip()) if value.strip() else ""
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value

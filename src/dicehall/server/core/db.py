@@ -1,0 +1,211 @@
+"""Database engines: SQLite (WAL, immediate transactions) or PostgreSQL, and migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session, sessionmaker
+
+from dicehall.engine.errors import InvalidInput
+
+
+class DatabaseUnusable(InvalidInput):
+    """A database that cannot be used as it is: not a database, damaged, locked, unreachable."""
+
+
+#: How long the start-up check waits for another process's lock on a SQLite file.
+CHECK_LOCK_TIMEOUT = 5.0
+
+
+def normalise_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` and use the psycopg 3 driver for them."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://") :]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    return url
+
+
+def is_sqlite(engine: Engine) -> bool:
+    """True for the embedded SQLite database."""
+    return engine.dialect.name == "sqlite"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, a busy timeout and write-locking transactions."""
+    url = normalise_url(url)
+    try:
+        parsed = make_url(url)
+    except Exception as exc:
+        raise InvalidInput(f"not a database URL: {url!r}") from exc
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": 30}, pool_size=8
+        )
+
+        @event.listens_for(engine, "connect")
+        def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+            # Let SQLAlchemy, not the driver, start transactions, so each is BEGIN IMMEDIATE:
+            # a move takes the write lock up front instead of failing to upgrade later.
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(connection: Any) -> None:
+            # Writers ask for IMMEDIATE (see ``writer_factory``); readers stay DEFERRED.
+            mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
+            connection.exec_driver_sql(f"BEGIN {mode}")
+
+        return engine
+    if parsed.get_backend_name() == "postgresql":
+        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    raise InvalidInput(f"unsupported database {parsed.get_backend_name()!r} (sqlite or postgresql)")
+
+
+def read_only_engine(url: str) -> Engine:
+    """An engine that only reads: it makes no file, and changes no schema or journal mode."""
+    url = normalise_url(url)
+    try:
+        parsed = make_url(url)
+    except Exception as exc:
+        raise InvalidInput(f"not a database URL: {url!r}") from exc
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        if not parsed.database or parsed.database == ":memory:":
+            raise InvalidInput("an in-memory SQLite database holds nothing to read")
+        path = Path(parsed.database)
+        if not path.is_file():
+            raise DatabaseUnusable(f"there is no database at {path}")
+        # mode=rw with query_only, not mode=ro: a read-only connection to a WAL database
+        # leaves its -wal and -shm files behind when it closes.
+        uri = f"file:{quote(str(path))}?mode=rw"
+
+        def connect() -> sqlite3.Connection:
+            connection = sqlite3.connect(uri, uri=True, timeout=30, check_same_thread=False)
+            connection.execute("PRAGMA query_only=ON")
+            return connection
+
+        return create_engine(url, creator=connect, isolation_level="AUTOCOMMIT")
+    if backend == "postgresql":
+        # Autocommit, so that a long check never holds one transaction open.
+        return create_engine(
+            url,
+            connect_args={"options": "-c default_transaction_read_only=on"},
+            isolation_level="AUTOCOMMIT",
+        )
+    raise InvalidInput(f"unsupported database {backend!r} (sqlite or postgresql)")
+
+
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    """Sessions that keep loaded objects usable after commit."""
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database schema up to date with Alembic."""
+    config = Config()
+    config.set_main_option(
+        "script_location", str(resources.files("dicehall.server.core").joinpath("migrations"))
+    )
+    with engine.connect() as connection:
+        sqlite = is_sqlite(engine)
+        if sqlite:
+            # Rebuilding a table drops the old one; with foreign keys on, SQLite would delete
+            # every child row through ON DELETE CASCADE. The pragma is a no-op inside a
+            # transaction, so it is set on the driver's connection before one begins.
+            _driver_pragma(connection, "PRAGMA foreign_keys=OFF")
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").first()
+                    if broken is not None:
+                        raise InvalidInput(f"the migration broke a foreign key: {tuple(broken)}")
+        finally:
+            if sqlite:
+                _driver_pragma(connection, "PRAGMA foreign_keys=ON")
+
+
+def _driver_pragma(connection: Connection, statement: str) -> None:
+    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(statement)
+    finally:
+        cursor.close()
+
+
+def sqlite_file(engine: Engine) -> Path | None:
+    """The file behind a SQLite engine; None for an in-memory one or another database."""
+    database = engine.url.database if is_sqlite(engine) else None
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def check_database(engine: Engine, lock_timeout: float | None = None) -> None:
+    """Raise :class:`DatabaseUnusable` with one line when ``engine``'s database is unusable.
+
+    A SQLite file is opened on its own (not through ``engine``, which would turn on WAL)
+    and must pass ``PRAGMA quick_check``; a file that does not exist yet is fine (it is
+    made at start). Other databases must accept a connection.
+    """
+    if is_sqlite(engine):
+        path = sqlite_file(engine)
+        if path is not None and path.exists():
+            _check_sqlite_file(path, CHECK_LOCK_TIMEOUT if lock_timeout is None else lock_timeout)
+        return
+    try:
+        with engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+    except DBAPIError as exc:
+        where = engine.url.render_as_string(hide_password=True)
+        raise DatabaseUnusable(f"cannot use the database {where}: {_first_line(exc.orig)}") from exc
+
+
+def _check_sqlite_file(path: Path, lock_timeout: float) -> None:
+    # mode=rw: never create a file here, and never open it read-only behind our back.
+    uri = f"file:{quote(str(path))}?mode=rw"
+    try:
+        connection = sqlite3.connect(uri, uri=True, timeout=lock_timeout)
+        try:
+            rows = connection.execute("PRAGMA quick_check").fetchall()
+        finally:
+            connection.close()
+    except sqlite3.Error as exc:
+        raise DatabaseUnusable(_sqlite_problem(path, exc)) from exc
+    if rows != [("ok",)]:
+        first = _first_line(rows[0][0] if rows else "no answer")
+        raise DatabaseUnusable(f"{path} failed its integrity check: {first}")
+
+
+def _sqlite_problem(path: Path, exc: sqlite3.Error) -> str:
+    name = getattr(exc, "sqlite_errorname", "")
+    if name == "SQLITE_NOTADB":
+        return f"{path} is not a SQLite database"
+    if name.startswith("SQLITE_CORRUPT"):
+        return f"{path} failed its integrity check: {_first_line(exc)}"
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return f"{path} is locked by another process"
+    return f"{path} cannot be opened: {_first_line(exc)}"
+
+
+def _first_line(problem: object) -> str:
+    lines = str(problem).strip().splitlines()
+    return lines[0].strip() if lines else type(problem).__name__

@@ -1,0 +1,11 @@
+"""Row ids: the range every supported database can store."""
+
+from __future__ import annotations
+
+#: The largest id any table can hold on every supported database (PostgreSQL ``integer``).
+DB_ID_MAX = 2**31 - 1
+
+
+def in_id_range(value: int) -> bool:
+    """Whether ``value`` can be the id of a stored row."""
+    return 1 <= value <= DB_ID_MAX

@@ -1,0 +1,31 @@
+"""Work that must wait until a transaction has committed (filling caches, pushes).
+
+A rejected or rolled-back request must leave no trace anywhere, so nothing derived from a
+transaction's writes may be published before it commits. Code inside a transaction registers
+callbacks with :func:`after_commit`; the owner of the transaction runs them with
+:func:`committed` once the commit succeeded, or drops them with :func:`rolled_back`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import Connection
+
+_KEY = "dicehall_after_commit"
+
+
+def after_commit(conn: Connection, callback: Callable[[], object]) -> None:
+    """Run ``callback`` once the transaction on ``conn`` has committed."""
+    conn.info.setdefault(_KEY, []).append(callback)
+
+
+def committed(conn: Connection) -> None:
+    """The transaction committed: run its callbacks in order."""
+    for callback in conn.info.pop(_KEY, []):
+        callback()
+
+
+def rolled_back(conn: Connection) -> None:
+    """The transaction rolled back: forget its callbacks (``conn.info`` outlives it)."""
+    conn.info.pop(_KEY, None)

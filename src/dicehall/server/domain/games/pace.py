@@ -1,0 +1,134 @@
+"""Paces: how much time each seat has to move, and the clock that keeps each seat's bank.
+
+A pace is a time bank per seat: ``initial`` seconds at the start; the bank runs while the seat
+is to act (its whole turn, every roll and choice of it); when the turn passes on, the seat
+gains ``increment`` seconds, up to ``cap``. ``None`` is no clock at all.
+
+Presets (seconds): ``live`` (180, 20, 180), ``brisk`` (1 day, 4 h, 2 days), ``daily`` (3
+days, 12 h, 5 days), ``relaxed`` (5 days, 1 day, 7 days), ``days-N`` for N in 1..14 (N days
+per move: N, N, N days) and ``none``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+HOUR = 3600
+DAY = 24 * HOUR
+#: The longest bank a pace may give (a fortnight), so deadlines stay sane.
+LONGEST = 14 * DAY
+
+
+class BadPace(ValueError):
+    """A pace that is neither a preset nor a valid ``{initial, increment, cap}``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """A seat's time bank: its start, what each finished turn adds, and its ceiling."""
+
+    initial: int
+    increment: int
+    cap: int
+    #: The preset's name, or "custom".
+    name: str = "custom"
+
+    def as_json(self) -> dict[str, Any]:
+        """The pace as the API shows it."""
+        return {
+            "name": self.name,
+            "initial": self.initial,
+            "increment": self.increment,
+            "cap": self.cap,
+        }
+
+    def after_turn(self, remaining: float, used: float) -> float:
+        """The bank once a turn that took ``used`` seconds passes on."""
+        return min(float(self.cap), max(0.0, remaining - used) + self.increment)
+
+
+PRESETS: dict[str, Pace] = {
+    "live": Pace(180, 20, 180, "live"),
+    "brisk": Pace(DAY, 4 * HOUR, 2 * DAY, "brisk"),
+    "daily": Pace(3 * DAY, 12 * HOUR, 5 * DAY, "daily"),
+    "relaxed": Pace(5 * DAY, DAY, 7 * DAY, "relaxed"),
+}
+_DAYS = re.compile(r"days-(\d{1,2})")
+
+
+def parse_pace(raw: object) -> Pace | None:
+    """A preset name, ``days-N``, ``none``, or ``{"initial": s, "increment": s, "cap": s}``."""
+    if isinstance(raw, str):
+        name = raw.strip().lower()
+        if name == "none":
+            return None
+        if name in PRESETS:
+            return PRESETS[name]
+        days = _DAYS.fullmatch(name)
+        if days and 1 <= int(days.group(1)) <= 14:
+            n = int(days.group(1)) * DAY
+            return Pace(n, n, n, name)
+        known = ", ".join([*PRESETS, "days-1 to days-14", "none"])
+        raise BadPace(f"unknown pace {raw!r} (paces: {known}, or initial/increment/cap)")
+    if isinstance(raw, dict):
+        if set(raw) != {"initial", "increment", "cap"}:
+            raise BadPace("a custom pace has exactly initial, increment and cap (seconds)")
+        values = {}
+        for key in ("initial", "increment", "cap"):
+            value = raw[key]
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise BadPace(f"pace {key} must be a whole number of seconds, not {value!r}")
+            values[key] = value
+        if not 1 <= values["initial"] <= LONGEST or not 1 <= values["cap"] <= LONGEST:
+            raise BadPace(f"pace initial and cap must be 1 to {LONGEST} seconds (14 days)")
+        if not 0 <= values["increment"] <= values["cap"]:
+            raise BadPace("pace increment must be 0 to the cap")
+        if values["initial"] > values["cap"]:
+            raise BadPace("pace initial may not exceed the cap")
+        return Pace(values["initial"], values["increment"], values["cap"])
+    raise BadPace("a pace is a preset name or {initial, increment, cap}")
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """Every seat's bank (seconds), and whose bank runs since when (None: nobody's)."""
+
+    banks: tuple[float, ...]
+    running: int | None = None
+    since: datetime | None = None
+
+    @classmethod
+    def start(cls, pace: Pace, seats: int) -> Clock:
+        """Every seat with the pace's initial bank; nobody's running yet."""
+        return cls(tuple(float(pace.initial) for _ in range(seats)))
+
+    def remaining(self, seat: int, at: datetime) -> float:
+        """``seat``'s bank at ``at`` (a running bank counts down)."""
+        bank = self.banks[seat]
+        if seat == self.running and self.since is not None:
+            bank -= (at - self.since).total_seconds()
+        return max(0.0, bank)
+
+    def deadline(self) -> datetime | None:
+        """When the running bank runs out (None when no bank runs)."""
+        if self.running is None or self.since is None:
+            return None
+        return self.since + timedelta(seconds=self.banks[self.running])
+
+    def pass_to(self, pace: Pace, seat: int | None, at: datetime) -> Clock:
+        """The clock once the turn is ``seat``'s at ``at`` (None: no person to wait on).
+
+        A seat's turn is all its rolls and choices: while the same seat stays to act its
+        bank keeps running; when the turn passes on, the bank it used is settled and the
+        increment added, up to the cap.
+        """
+        if seat == self.running:
+            return self
+        banks = list(self.banks)
+        if self.running is not None and self.since is not None:
+            used = (at - self.since).total_seconds()
+            banks[self.running] = pace.after_turn(banks[self.running], used)
+        return Clock(tuple(banks), seat, at if seat is not None else None)

@@ -1,0 +1,281 @@
+"""What players and lists see: a game as a seat sees it, pushes, my games, the waiting room,
+the public log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, case, func, select
+from sqlalchemy.engine import Row
+
+from dicehall.engine import codec
+from dicehall.engine.events import decode_event
+from dicehall.server.core.models import User
+from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games.records import (
+    EVENTS,
+    GAMES,
+    SEATS,
+    USERS,
+    GameRecord,
+    SeatInfo,
+    entry_of,
+    fetch_game,
+    load_options,
+    load_state,
+    seats_json,
+    seats_of,
+)
+from dicehall.server.domain.publiclog import public_events
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+def game_payload(record: GameRecord, seats: list[SeatInfo], user: User | None) -> dict[str, Any]:
+    """A game as ``user``'s seat sees it (a spectator's view for anyone else)."""
+    game = entry_of(record.kind).game
+    my_seat = next((s.seat for s in seats if user is not None and s.user_pk == user.id), None)
+    options = load_options(record)
+    payload: dict[str, Any] = {
+        "id": record.id,
+        "game": record.kind,
+        "title": game.variant_title(options),
+        "status": record.status,
+        "version": record.version,
+        "options": codec.encode(options),
+        "seats": seats_json(seats),
+        "my_seat": my_seat,
+        "to_act": record.to_act,
+        "your_turn": my_seat is not None and record.to_act == my_seat,
+        "view": None,
+        "legal": [],
+        "result": None if record.result is None else json.loads(record.result),
+        "bot_turn": bot_turn_of(record, seats),
+    }
+    if record.snapshot is not None:
+        state = load_state(record)
+        payload["view"] = codec.encode(game.view(state, my_seat))
+        if my_seat is not None and record.status == "active":
+            payload["legal"] = [codec.encode(a) for a in game.legal(state, my_seat)]
+    return payload
+
+
+def bot_turn_of(record: GameRecord, seats: list[SeatInfo]) -> dict[str, Any] | None:
+    # Who the game waits on when it is not a person: a bot (quick or slow), or the dice.
+    if record.status != "active" or not record.bot_due:
+        return None
+    if record.to_act is None:
+        return {"seat": None, "bot": None, "slow": False}
+    bot = seats[record.to_act].bot
+    return {"seat": record.to_act, "bot": bot, "slow": bot in entry_of(record.kind).slow_bots}
+
+
+def read_game(conn: Connection, game_id: int, user: User | None) -> dict[str, Any]:
+    """A game's payload for ``user``, read fresh."""
+    record = fetch_game(conn, game_id)
+    return game_payload(record, seats_of(conn, game_id), user)
+
+
+def pushes(record: GameRecord, seats: list[SeatInfo]) -> list[tuple[int, dict[str, Any]]]:
+    """The push each seated user gets after a change to a game."""
+    return [
+        (
+            s.user_pk,
+            {
+                "type": "game",
+                "game": record.id,
+                "version": record.version,
+                "status": record.status,
+                "your_turn": record.status == "active" and record.to_act == s.seat,
+            },
+        )
+        for s in seats
+        if s.user_pk is not None
+    ]
+
+
+def summaries(conn: Connection, rows: Sequence[Row[Any]], me: int) -> list[dict[str, Any]]:
+    ids = [r.id for r in rows]
+    by_game: dict[int, list[SeatInfo]] = {i: [] for i in ids}
+    if ids:
+        for r in conn.execute(
+            select(
+                SEATS.c.game_id,
+                SEATS.c.seat,
+                SEATS.c.user_pk,
+                USERS.c.user_id,
+                SEATS.c.bot,
+                SEATS.c.invited,
+            )
+            .select_from(SEATS.outerjoin(USERS, USERS.c.id == SEATS.c.user_pk))
+            .where(SEATS.c.game_id.in_(ids))
+            .order_by(SEATS.c.game_id, SEATS.c.seat)
+        ):
+            by_game[r.game_id].append(SeatInfo(r.seat, r.user_pk, r.user_id, r.bot, r.invited))
+    creator_pks = {row.created_by for row in rows if row.created_by is not None}
+    creators: dict[int, str] = (
+        dict(
+            conn.execute(
+                select(USERS.c.id, USERS.c.user_id).where(USERS.c.id.in_(creator_pks))
+            ).all()
+        )
+        if creator_pks
+        else {}
+    )
+    out = []
+    for row in rows:
+        record = GameRecord.of(row)
+        seats = by_game[record.id]
+        mine = next((s for s in seats if s.user_pk == me), None)
+        out.append(
+            {
+                "id": record.id,
+                "game": record.kind,
+                "status": record.status,
+                "version": record.version,
+                "to_act": record.to_act,
+                "your_turn": record.status == "active"
+                and mine is not None
+                and record.to_act == mine.seat,
+                "invitation": record.status == "waiting" and mine is not None and mine.invited,
+                "creator": creators.get(row.created_by),
+                "seats": seats_json(seats),
+                "options": codec.encode(load_options(record)),
+                "updated_at": record.updated_at.isoformat(),
+                "standing": standing_of(record),
+                "winners": winners_of(record),
+            }
+        )
+    return out
+
+
+def standing_of(record: GameRecord) -> dict[str, Any] | None:
+    """A started game's scores so far and the turn being played, as JSON (None before the
+    start, or for a game that does not say)."""
+    if record.snapshot is None or record.status == "cancelled":
+        return None
+    try:
+        game = entry_of(record.kind).game
+        standing = game.standing(load_state(record))
+    except Refused:  # a game no longer installed on this site
+        return None
+    if standing is None:
+        return None
+    return {"scores": list(standing.scores), "number": standing.number, "noun": game.turn_noun}
+
+
+def winners_of(record: GameRecord) -> list[int] | None:
+    """A finished game's winning seats."""
+    if record.result is None:
+        return None
+    winners: list[int] = json.loads(record.result).get("winners", [])
+    return winners
+
+
+def my_games(conn: Connection, user: User, limit: int = 200) -> list[dict[str, Any]]:
+    """My games, the ones waiting on me first (my turn, or an invitation to answer), then
+    the rest most recently moved first."""
+    order = case(
+        ((GAMES.c.status == "active") & (GAMES.c.to_act == SEATS.c.seat), 0),
+        ((GAMES.c.status == "waiting") & SEATS.c.invited.is_(True), 0),
+        (GAMES.c.status == "active", 1),
+        (GAMES.c.status == "waiting", 2),
+        else_=3,
+    )
+    rows = conn.execute(
+        select(GAMES)
+        .join(SEATS, SEATS.c.game_id == GAMES.c.id)
+        .where(SEATS.c.user_pk == user.id)
+        .order_by(order, GAMES.c.updated_at.desc(), GAMES.c.id.desc())
+        .limit(limit)
+    ).all()
+    return summaries(conn, rows, user.id)
+
+
+def waiting_on_me(conn: Connection, user: User) -> dict[str, int]:
+    """How many of my games wait on me: my turn, and invitations to answer."""
+    turns = conn.execute(
+        select(func.count())
+        .select_from(GAMES.join(SEATS, SEATS.c.game_id == GAMES.c.id))
+        .where(
+            SEATS.c.user_pk == user.id,
+            GAMES.c.status == "active",
+            GAMES.c.to_act == SEATS.c.seat,
+        )
+    ).scalar_one()
+    invitations = conn.execute(
+        select(func.count())
+        .select_from(GAMES.join(SEATS, SEATS.c.game_id == GAMES.c.id))
+        .where(SEATS.c.user_pk == user.id, GAMES.c.status == "waiting", SEATS.c.invited.is_(True))
+    ).scalar_one()
+    return {"your_turn": int(turns), "invitations": int(invitations)}
+
+
+#: The waiting room's page size, and the most one page may hold.
+OPEN_PAGE = 50
+OPEN_PAGE_MAX = 100
+
+
+def open_games(
+    conn: Connection, limit: int = OPEN_PAGE, before: int | None = None
+) -> list[dict[str, Any]]:
+    """The waiting room: games with open seats, newest first, a page at a time (``before``:
+    only games with a smaller id, the last id of the previous page)."""
+    has_open_seat = select(SEATS.c.game_id).where(SEATS.c.user_pk.is_(None), SEATS.c.bot.is_(None))
+    query = select(GAMES).where(GAMES.c.status == "waiting", GAMES.c.id.in_(has_open_seat))
+    if before is not None:
+        query = query.where(GAMES.c.id < before)
+    rows = conn.execute(
+        query.order_by(GAMES.c.id.desc()).limit(max(1, min(limit, OPEN_PAGE_MAX)))
+    ).all()
+    return summaries(conn, rows, -1)
+
+
+def event_log(conn: Connection, game_id: int) -> dict[str, Any]:
+    """A finished game's record for replay and audit: every die the table saw; dice never
+    shown (folded Hold'em pockets) stay hidden, see :mod:`dicehall.server.domain.publiclog`."""
+    record = fetch_game(conn, game_id)
+    if record.status != "finished":
+        raise Refused(
+            "conflict",
+            "in_progress",
+            "the full log is published when the game is over (it holds hidden dice)",
+        )
+    game = entry_of(record.kind).game
+    events = conn.execute(
+        select(EVENTS.c.data, EVENTS.c.dice_set)
+        .where(EVENTS.c.game_id == game_id)
+        .order_by(EVENTS.c.seq)
+    ).all()
+    options = load_options(record)
+    return {
+        "game": record.kind,
+        "id": record.id,
+        "seats": record.seats,
+        "options": codec.encode(options),
+        "events": public_events(
+            record.kind,
+            options,
+            record.seats,
+            [decode_event(game, json.loads(e.data)) for e in events],
+            dice_sets=[e.dice_set for e in events],
+        ),
+        "result": None if record.result is None else json.loads(record.result),
+    }
+
+
+def count_games(conn: Connection) -> int:
+    """How many games the site holds."""
+    return int(conn.execute(select(func.count()).select_from(GAMES)).scalar_one())
+
+
+def creator_of(conn: Connection, game_id: int) -> str | None:
+    """The user id of the game's creator (who may call it off while it waits)."""
+    creator: str | None = conn.execute(
+        select(USERS.c.user_id)
+        .select_from(GAMES.join(USERS, USERS.c.id == GAMES.c.created_by))
+        .where(GAMES.c.id == game_id)
+    ).scalar_one_or_none()
+    return creator

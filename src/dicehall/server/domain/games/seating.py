@@ -1,0 +1,309 @@
+"""Creating games, quotas, seats: joining, invitations, calling a game off, the start."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import timedelta
+from typing import Literal
+
+from sqlalchemy import Connection, func, insert, select, update
+
+from dicehall.engine import codec
+from dicehall.server.core.clock import now
+from dicehall.server.core.models import User
+from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games.play import advance, store
+from dicehall.server.domain.games.records import (
+    GAMES,
+    SEATS,
+    USERS,
+    GameRecord,
+    SeatInfo,
+    Step,
+    entry_of,
+    fetch_game,
+    load_options,
+    seats_of,
+)
+from dicehall.server.domain.pool import DicePool
+
+# -- creating and joining ----------------------------------------------------------------------
+
+
+def parse_seat_specs(
+    conn: Connection, creator: User, specs: Sequence[str], kind: str
+) -> list[SeatInfo]:
+    """Seats from ``me``, ``user:NAME`` (or a bare user id), ``bot:NAME`` and ``open``."""
+    entry = entry_of(kind)
+    seats: list[SeatInfo] = []
+    for index, raw in enumerate(specs):
+        spec = raw.strip()
+        lowered = spec.lower()
+        if lowered == "me":
+            seats.append(SeatInfo(index, creator.id, creator.user_id, None))
+        elif lowered == "open":
+            seats.append(SeatInfo(index, None, None, None))
+        elif lowered.startswith("bot:"):
+            name = lowered[4:].strip()
+            entry.bot(name, random.Random(0))  # raises InvalidInput for unknown bots
+            seats.append(SeatInfo(index, None, None, name))
+        else:
+            handle = (spec[5:] if lowered.startswith("user:") else spec).strip()
+            found = conn.execute(
+                select(USERS.c.id, USERS.c.user_id).where(USERS.c.key == handle.lower())
+            ).first()
+            if found is None:
+                raise Refused("invalid", "unknown_user", f"there is no user {handle!r}")
+            seats.append(SeatInfo(index, found.id, found.user_id, None, invited=True))
+    humans = [s.user_pk for s in seats if s.user_pk is not None]
+    if creator.id not in humans:
+        raise Refused("invalid", "invalid_seats", "one of the seats must be 'me'")
+    if len(humans) != len(set(humans)):
+        raise Refused("invalid", "invalid_seats", "a player can take only one seat in a game")
+    return seats
+
+
+#: Quotas, so that nobody can flood the waiting room, another user's list or other people's
+#: open seats: games created and games joined in the last minute, games waiting for players
+#: one sits in, and invitations from one creator to one other user still unanswered.
+CREATES_PER_MINUTE = 30
+OPEN_GAMES_PER_USER = 10
+PENDING_INVITES_TO_ONE_USER = 3
+JOINS_PER_MINUTE = 30
+
+
+def check_join_quota(conn: Connection, user: User) -> None:
+    """Refused (too many) when ``user`` may not join another game now: more than
+    ``JOINS_PER_MINUTE`` joins in the last minute, or seats already held in
+    ``OPEN_GAMES_PER_USER`` games still waiting for players."""
+    recent = conn.execute(
+        select(func.count())
+        .select_from(SEATS)
+        .where(SEATS.c.user_pk == user.id, SEATS.c.joined_at > now() - timedelta(minutes=1))
+    ).scalar_one()
+    if recent >= JOINS_PER_MINUTE:
+        raise Refused(
+            "too_many",
+            "too_many_joins",
+            f"you joined {JOINS_PER_MINUTE} games in the last minute; wait a little",
+            retry_after=60,
+        )
+    waiting = conn.execute(
+        select(func.count())
+        .select_from(GAMES.join(SEATS, SEATS.c.game_id == GAMES.c.id))
+        .where(SEATS.c.user_pk == user.id, GAMES.c.status == "waiting")
+    ).scalar_one()
+    if waiting >= OPEN_GAMES_PER_USER:
+        raise Refused(
+            "too_many",
+            "too_many_open_games",
+            f"you already sit in {OPEN_GAMES_PER_USER} games waiting for players",
+        )
+
+
+def check_create_quota(conn: Connection, creator: User, seats: list[SeatInfo]) -> None:
+    """Refused (too many) when ``creator`` may not create this game now (see the quotas above)."""
+    moment = now()
+    mine = GAMES.c.created_by == creator.id
+    recent = conn.execute(
+        select(func.count())
+        .select_from(GAMES)
+        .where(mine, GAMES.c.created_at > moment - timedelta(minutes=1))
+    ).scalar_one()
+    if recent >= CREATES_PER_MINUTE:
+        raise Refused(
+            "too_many",
+            "too_many_games",
+            f"you created {CREATES_PER_MINUTE} games in the last minute; wait a little",
+            retry_after=60,
+        )
+    if any(s.is_open for s in seats):
+        waiting = conn.execute(
+            select(func.count()).select_from(GAMES).where(mine, GAMES.c.status == "waiting")
+        ).scalar_one()
+        if waiting >= OPEN_GAMES_PER_USER:
+            raise Refused(
+                "too_many",
+                "too_many_open_games",
+                f"you already have {OPEN_GAMES_PER_USER} games waiting for players",
+            )
+    for other in {s.user_pk for s in seats if s.user_pk not in (None, creator.id)}:
+        pending = conn.execute(
+            select(func.count())
+            .select_from(GAMES.join(SEATS, SEATS.c.game_id == GAMES.c.id))
+            .where(
+                mine,
+                GAMES.c.status == "waiting",
+                SEATS.c.user_pk == other,
+                SEATS.c.invited.is_(True),
+            )
+        ).scalar_one()
+        if pending >= PENDING_INVITES_TO_ONE_USER:
+            raise Refused(
+                "too_many",
+                "too_many_invites",
+                f"this player has {PENDING_INVITES_TO_ONE_USER} invitations from you to answer",
+            )
+
+
+def create_game(
+    conn: Connection,
+    pool: DicePool,
+    creator: User,
+    kind: str,
+    raw_options: dict[str, object],
+    seat_specs: Sequence[str],
+) -> tuple[GameRecord, list[SeatInfo]]:
+    """Create a game; it starts at once unless seats are open. Caller commits."""
+    entry = entry_of(kind)
+    game = entry.game
+    options = game.options(raw_options)
+    game.check_seats(len(seat_specs))
+    seats = parse_seat_specs(conn, creator, seat_specs, entry.name)
+    check_create_quota(conn, creator, seats)
+    moment = now()
+    game_id = conn.execute(
+        insert(GAMES)
+        .values(
+            kind=entry.name,
+            options=codec.dumps(options),
+            seats=len(seats),
+            status="waiting",
+            version=0,
+            snapshot=None,
+            to_act=None,
+            result=None,
+            event_count=0,
+            created_by=creator.id,
+            created_at=moment,
+            updated_at=moment,
+        )
+        .returning(GAMES.c.id)
+    ).scalar_one()
+    conn.execute(
+        insert(SEATS),
+        [
+            {
+                "game_id": game_id,
+                "seat": s.seat,
+                "user_pk": s.user_pk,
+                "bot": s.bot,
+                "invited": s.invited,
+            }
+            for s in seats
+        ],
+    )
+    record = fetch_game(conn, game_id)
+    if all(s.is_ready for s in seats):
+        record = start_game(conn, pool, record, seats)
+    return record, seats
+
+
+def join_game(
+    conn: Connection, pool: DicePool, user: User, record: GameRecord, seat: int | None
+) -> tuple[GameRecord, list[SeatInfo]]:
+    """Take an open seat (the first, or the one asked for); the last one starts the game."""
+    if record.status != "waiting":
+        raise Refused("conflict", "not_open", "this game has no open seats")
+    seats = seats_of(conn, record.id)
+    if any(s.user_pk == user.id for s in seats):
+        raise Refused("conflict", "already_seated", "you already have a seat in this game")
+    open_seats = [s for s in seats if s.is_open and (seat is None or s.seat == seat)]
+    if not open_seats:
+        raise Refused("conflict", "seat_taken", f"seat {seat} is not open")
+    check_join_quota(conn, user)
+    chosen = open_seats[0]
+    conn.execute(
+        update(SEATS)
+        .where(SEATS.c.game_id == record.id, SEATS.c.seat == chosen.seat)
+        .values(user_pk=user.id, joined_at=now())
+    )
+    seats[chosen.seat] = SeatInfo(chosen.seat, user.id, user.user_id, None)
+    return seated(conn, pool, record, seats)
+
+
+def seated(
+    conn: Connection, pool: DicePool, record: GameRecord, seats: list[SeatInfo]
+) -> tuple[GameRecord, list[SeatInfo]]:
+    # A seat changed hands: a new version, and the game starts once every seat is ready.
+    record = replace(record, version=record.version + 1, updated_at=now())
+    conn.execute(
+        update(GAMES)
+        .where(GAMES.c.id == record.id)
+        .values(version=record.version, updated_at=record.updated_at)
+    )
+    if not all(s.is_ready for s in seats):
+        return record, seats
+    return start_game(conn, pool, record, seats), seats
+
+
+def answer_invitation(
+    conn: Connection, pool: DicePool, user: User, record: GameRecord, accept: bool
+) -> tuple[GameRecord, list[SeatInfo]]:
+    """Accept (the game starts once every seat is ready) or decline (the game is called
+    off) an invitation to play. Caller commits."""
+    seats = seats_of(conn, record.id)
+    mine = next((s for s in seats if s.user_pk == user.id and s.invited), None)
+    if record.status != "waiting" or mine is None:
+        raise Refused("conflict", "not_invited", "you have no open invitation to this game")
+    if not accept:
+        return call_off(conn, record), seats
+    conn.execute(
+        update(SEATS)
+        .where(SEATS.c.game_id == record.id, SEATS.c.seat == mine.seat)
+        .values(invited=False)
+    )
+    seats[mine.seat] = replace(mine, invited=False)
+    return seated(conn, pool, record, seats)
+
+
+def cancel_game(
+    conn: Connection, user: User, record: GameRecord
+) -> tuple[GameRecord, list[SeatInfo]]:
+    """The creator withdraws a game that has not started. Caller commits."""
+    created_by = conn.execute(
+        select(GAMES.c.created_by).where(GAMES.c.id == record.id)
+    ).scalar_one()
+    if created_by != user.id:
+        raise Refused(
+            "forbidden", "not_yours", "only the player who created this game can cancel it"
+        )
+    if record.status != "waiting":
+        raise Refused("conflict", "started", "this game has started; it can no longer be cancelled")
+    return call_off(conn, record), seats_of(conn, record.id)
+
+
+Answer = Literal["accept", "decline", "cancel"]
+"""What a player may say to a game that has not started: accept or decline an invitation,
+or (its creator) call it off."""
+
+
+def answer_game(
+    conn: Connection, pool: DicePool, user: User, record: GameRecord, answer: Answer
+) -> tuple[GameRecord, list[SeatInfo]]:
+    """Apply ``answer`` (see :data:`Answer`) to a waiting game. Caller commits."""
+    if answer == "cancel":
+        return cancel_game(conn, user, record)
+    return answer_invitation(conn, pool, user, record, accept=answer == "accept")
+
+
+def call_off(conn: Connection, record: GameRecord) -> GameRecord:
+    record = replace(record, status="cancelled", version=record.version + 1, updated_at=now())
+    conn.execute(
+        update(GAMES)
+        .where(GAMES.c.id == record.id)
+        .values(status=record.status, version=record.version, updated_at=record.updated_at)
+    )
+    return record
+
+
+def start_game(
+    conn: Connection, pool: DicePool, record: GameRecord, seats: list[SeatInfo]
+) -> GameRecord:
+    game = entry_of(record.kind).game
+    state = game.start(record.seats, load_options(record))
+    steps: list[Step] = []
+    state = advance(conn, pool, record, seats, state, steps)
+    return store(conn, record, seats, state, steps)

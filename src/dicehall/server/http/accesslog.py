@@ -1,0 +1,281 @@
+"""Structured logs: one JSON line per HTTP request and per WebSocket connection.
+
+:class:`RequestObserver` is a pure ASGI middleware that gives every request an id (the
+client's ``X-Request-ID`` when it is a sane short token, else a new one), sends it back in
+the response's ``X-Request-ID``, times the request, feeds the request metrics
+(:mod:`dicehall.server.http.metrics`), and logs on the ``dicehall.access`` logger at INFO::
+
+    {"ts": "2026-05-09T07:35:25.123Z", "level": "info", "logger": "dicehall.access",
+     "msg": "request", "request_id": "0f6c...", "type": "http", "user_id": "alice",
+     "method": "POST", "route": "/api/v1/games/{game_id}/actions", "status": 200,
+     "duration_ms": 12.4}
+
+``route`` is the matched route's template (null when no route matched: a 404, or a request
+refused before routing), never the raw path. ``user_id`` is the signed-in user's public id
+where authentication already ran for the request (see :func:`note_user`), else null.
+A WebSocket connection logs once, when it ends, with ``"type": "websocket"``, ``status``
+101 when it was accepted (else 403, refused before accepting) and the ``close_code``.
+
+The probes (``/metrics``, ``/healthz``, ``/readyz``) are logged at DEBUG, so they stay out
+of the INFO stream. ``DICEHALL_ACCESS_LOG=0`` turns the access lines off (ids and metrics
+stay). Records go through the standard :mod:`logging` module; ``dicehall serve`` formats
+the ``dicehall`` loggers with :class:`JsonFormatter` on stderr (:func:`serve_log_config`).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import copy
+import json
+import logging
+import os
+import re
+import time
+import traceback
+import uuid
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import HTTPConnection
+from starlette.routing import Mount
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+if TYPE_CHECKING:
+    from dicehall.server.http.metrics import SiteMetrics
+
+access_log = logging.getLogger("dicehall.access")
+
+REQUEST_ID_HEADER = b"x-request-id"
+#: A client's request id is kept when it looks like an id: short, and nothing but letters,
+#: digits and ``._:-`` (so it can never break a log line or a header).
+_SANE_ID = re.compile(r"[A-Za-z0-9._:\-]{1,64}")
+#: Routes that are asked often by machines; their lines go at DEBUG.
+PROBE_ROUTES = frozenset({"/metrics", "/healthz", "/readyz"})
+#: Where a request's user is noted (``request.state``, i.e. the scope's ``state``).
+_USER_KEY = "dicehall_user_id"
+
+#: The id of the request being handled, for every log line written while it runs.
+request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "dicehall_request_id", default=None
+)
+
+
+def access_log_enabled(environ: dict[str, str] | None = None) -> bool:
+    """Whether access lines are written: ``DICEHALL_ACCESS_LOG`` is not 0, false, no or off."""
+    value = (os.environ if environ is None else environ).get("DICEHALL_ACCESS_LOG", "1")
+    return value.strip().lower() not in {"0", "false", "no", "off"}
+
+
+def note_user(connection: HTTPConnection, user_id: str | None) -> None:
+    """Remember who is asking (their public id) for this request's access line.
+
+    Called where authentication already happens; it costs no query.
+    """
+    if user_id is not None:
+        connection.scope.setdefault("state", {})[_USER_KEY] = user_id
+
+
+def request_id_of(scope: Scope) -> str:
+    """The client's ``X-Request-ID`` when it is sane, else a new random id."""
+    for name, value in scope.get("headers", ()):
+        if name == REQUEST_ID_HEADER:
+            sent: str = value.decode("latin-1").strip()
+            if _SANE_ID.fullmatch(sent):
+                return sent
+            break
+    return uuid.uuid4().hex
+
+
+def route_template(scope: Scope, root_path: str = "") -> str | None:
+    """The matched route's path template (``/api/v1/games/{game_id}``), or None.
+
+    A mounted application (``/static``) is ``/static/{path}``; ``root_path`` is the scope's
+    root path before routing, to tell which mount took the request.
+    """
+    route = scope.get("route")
+    path = getattr(route, "path", None)
+    if isinstance(route, Mount) and isinstance(path, str):
+        return path.rstrip("/") + "/{path}"
+    if isinstance(path, str):
+        return path
+    mounted = str(scope.get("root_path", ""))
+    if mounted != root_path and mounted.startswith(root_path):
+        return mounted[len(root_path) :].rstrip("/") + "/{path}"
+    return None
+
+
+class RequestObserver:
+    """Request ids, access lines and request metrics; see the module's docstring."""
+
+    def __init__(
+        self, app: ASGIApp, metrics: SiteMetrics | None = None, log_requests: bool = True
+    ) -> None:
+        self.app = app
+        self.metrics = metrics
+        self.log_requests = log_requests
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self._http(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await self._websocket(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request_id = request_id_of(scope)
+        root_path = str(scope.get("root_path", ""))
+        state = scope.setdefault("state", {})
+        state["request_id"] = request_id
+        token = request_id_var.set(request_id)
+        started = time.perf_counter()
+        status = 500  # unless a response starts: an exception escaped
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+                headers = [
+                    (name, value)
+                    for name, value in message.get("headers", ())
+                    if name.lower() != REQUEST_ID_HEADER
+                ]
+                headers.append((REQUEST_ID_HEADER, request_id.encode("latin-1")))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            seconds = time.perf_counter() - started
+            route = route_template(scope, root_path)
+            method = str(scope.get("method", "GET"))
+            if self.metrics is not None:
+                self.metrics.observe_request(route, method, status, seconds)
+            if self.log_requests:
+                self._log(
+                    "request",
+                    route,
+                    {
+                        "request_id": request_id,
+                        "type": "http",
+                        "user_id": state.get(_USER_KEY),
+                        "method": method,
+                        "route": route,
+                        "status": status,
+                        "duration_ms": round(seconds * 1000, 3),
+                    },
+                )
+            request_id_var.reset(token)
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request_id = request_id_of(scope)
+        root_path = str(scope.get("root_path", ""))
+        state = scope.setdefault("state", {})
+        state["request_id"] = request_id
+        token = request_id_var.set(request_id)
+        started = time.perf_counter()
+        accepted = False
+        refused_status: int | None = None
+        close_code: int | None = None
+
+        async def observed_send(message: Message) -> None:
+            nonlocal accepted, refused_status, close_code
+            kind = message["type"]
+            if kind == "websocket.accept":
+                headers = [*message.get("headers", ()), (REQUEST_ID_HEADER, request_id.encode())]
+                message = {**message, "headers": headers}
+            elif kind == "websocket.close" and close_code is None:
+                close_code = int(message.get("code", 1000))
+            elif kind == "websocket.http.response.start":
+                refused_status = int(message["status"])
+            await send(message)
+            if kind == "websocket.accept" and not accepted:
+                accepted = True
+                if self.metrics is not None:
+                    self.metrics.socket_opened()
+
+        async def observed_receive() -> Message:
+            nonlocal close_code
+            message = await receive()
+            if message["type"] == "websocket.disconnect" and close_code is None:
+                close_code = int(message.get("code", 1000))
+            return message
+
+        try:
+            await self.app(scope, observed_receive, observed_send)
+        finally:
+            if accepted and self.metrics is not None:
+                self.metrics.socket_closed()
+            if self.log_requests:
+                route = route_template(scope, root_path)
+                self._log(
+                    "websocket",
+                    route,
+                    {
+                        "request_id": request_id,
+                        "type": "websocket",
+                        "user_id": state.get(_USER_KEY),
+                        "method": "GET",
+                        "route": route,
+                        "status": 101 if accepted else (refused_status or 403),
+                        "close_code": close_code,
+                        "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+                    },
+                )
+            request_id_var.reset(token)
+
+    @staticmethod
+    def _log(message: str, route: str | None, fields: dict[str, Any]) -> None:
+        level = logging.DEBUG if route in PROBE_ROUTES else logging.INFO
+        if access_log.isEnabledFor(level):
+            access_log.log(level, message, extra={"fields": fields})
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per record: time, level, logger, message, the request's id while a
+    request runs, the record's ``fields`` (``extra={"fields": {...}}``), and any traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        moment = datetime.fromtimestamp(record.created, UTC)
+        line: dict[str, Any] = {
+            "ts": moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        request_id = request_id_var.get()
+        if request_id is not None:
+            line["request_id"] = request_id
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            line.update(fields)
+        if record.exc_info:
+            line["exc"] = "".join(traceback.format_exception(*record.exc_info)).rstrip()
+        elif record.exc_text:
+            line["exc"] = record.exc_text
+        return json.dumps(line, default=str, ensure_ascii=False)
+
+
+def serve_log_config(base: dict[str, Any] | None = None) -> dict[str, Any]:
+    """uvicorn's logging configuration plus the ``dicehall`` loggers: INFO and up, as JSON
+    lines on stderr (every worker process applies it at start)."""
+    if base is None:
+        from uvicorn.config import LOGGING_CONFIG
+
+        base = LOGGING_CONFIG
+    config = copy.deepcopy(base)
+    config.setdefault("formatters", {})["dicehall_json"] = {
+        "()": "dicehall.server.http.accesslog.JsonFormatter"
+    }
+    config.setdefault("handlers", {})["dicehall_json"] = {
+        "class": "logging.StreamHandler",
+        "formatter": "dicehall_json",
+        "stream": "ext://sys.stderr",
+    }
+    config.setdefault("loggers", {})["dicehall"] = {
+        "handlers": ["dicehall_json"],
+        "level": "INFO",
+        "propagate": False,
+    }
+    return config

@@ -1,0 +1,158 @@
+"""What every page shares: who is looking, redirects, the 404 page, refusals as sentences."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, TypeVar
+from urllib.parse import quote
+
+import anyio.to_thread
+from fastapi import Depends, FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy import select
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from dicehall import games
+from dicehall.server.core.clock import aware, now
+from dicehall.server.core.models import AuthSession, User
+from dicehall.server.core.security import SESSION_COOKIE, digest, same
+from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.services import Services
+from dicehall.server.http.accesslog import note_user
+from dicehall.server.web import forms
+from dicehall.server.web.forms import Form
+from dicehall.server.web.render import page
+
+T = TypeVar("T")
+
+
+def blurbs() -> dict[str, str]:
+    """Each installed game's one-sentence blurb, for the cards of the home and new-game pages."""
+    return {name: games.get(name).blurb for name in games.available()}
+
+
+@dataclass(frozen=True)
+class Visitor:
+    """Who is looking at a page, and the CSRF token their forms and scripts must send."""
+
+    user: User | None
+    csrf: str | None
+
+
+def visitor(request: Request) -> Visitor:
+    """The signed-in user and their session's CSRF token, or an anonymous visitor."""
+    services: Services = request.app.state.services
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if not cookie:
+        return Visitor(None, None)
+    with services.sessions() as db:
+        row = db.scalar(select(AuthSession).where(AuthSession.id == digest(cookie)))
+        if row is None or aware(row.expires_at) <= now():
+            return Visitor(None, None)
+        # Looked up here rather than through the API's checks: a form sends its CSRF token
+        # in a field, which the form's handler compares with ``csrf``.
+        user = db.get(User, row.user_pk)
+        note_user(request, user.user_id if user is not None else None)
+        return Visitor(user, row.csrf_token if user is not None else None)
+
+
+@dataclass(frozen=True)
+class SignedIn(Visitor):
+    """A signed-in member looking at a page, and their session's CSRF token."""
+
+    user: User
+
+
+class LoginRequired(Exception):
+    """A member's page was asked for by a visitor: send them to log in, then back."""
+
+    def __init__(self, target: str) -> None:
+        super().__init__(target)
+        self.target = target
+
+
+def member(request: Request) -> SignedIn:
+    """The signed-in member, or :class:`LoginRequired` (answered with the log-in page)."""
+    who = visitor(request)
+    if who.user is None:
+        raise LoginRequired(
+            request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        )
+    return SignedIn(who.user, who.csrf)
+
+
+#: A page for members only: visitors are sent to log in and brought back.
+Member = Annotated[SignedIn, Depends(member)]
+
+
+def install_page_not_found(app: FastAPI) -> None:
+    """Answer a 404 outside the API and the static files with the site's own page (the
+    API's JSON answer is kept for ``/api/`` and ``/static/``)."""
+    json_answer = app.exception_handlers[StarletteHTTPException]
+
+    async def not_found_page(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code != 404 or request.url.path.startswith(("/api/", "/static/")):
+            answer = json_answer(request, exc)
+            return await answer if inspect.isawaitable(answer) else answer
+        who = await anyio.to_thread.run_sync(visitor, request)
+        return not_found(request, who, "There is no page at this address.")
+
+    app.add_exception_handler(StarletteHTTPException, not_found_page)
+
+
+def install_login_redirect(app: FastAPI) -> None:
+    """Answer :class:`LoginRequired` with a redirect to the log-in page."""
+
+    async def to_login_page(_request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, LoginRequired)
+        return RedirectResponse(f"/login?next={quote(exc.target)}", status_code=303)
+
+    app.add_exception_handler(LoginRequired, to_login_page)
+
+
+def services_of(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
+
+
+def see(path: str) -> RedirectResponse:
+    return RedirectResponse(path, status_code=303)
+
+
+def member_token_ok(who: Visitor, form: Form) -> bool:
+    sent = form.get(forms.CSRF_FIELD)
+    return who.csrf is not None and bool(sent) and same(sent, who.csrf)
+
+
+EXPIRED = "This form had expired or came from elsewhere; please check it and send it again."
+
+
+def not_found(request: Request, who: Visitor, message: str) -> HTMLResponse:
+    return page(
+        request,
+        "message.html",
+        user=who.user,
+        csrf=who.csrf,
+        status_code=404,
+        heading="Not found",
+        message=message,
+    )
+
+
+def report(form: Form, exc: Refused, fields: Mapping[str, str]) -> None:
+    """Put the service's refusal next to its field (by error code), else above the form."""
+    field = fields.get(exc.code)
+    if field:
+        form.error(field, sentence(exc.message))
+    else:
+        form.problem = sentence(exc.message)
+
+
+def sentence(message: str) -> str:
+    text = message.strip()
+    if not text:
+        return text
+    return text[0].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")

@@ -1,0 +1,83 @@
+"""The pages anyone may read: home, a game's rules, fairness, a player's profile."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from dicehall import games
+from dicehall.engine.errors import InvalidInput
+from dicehall.server.domain import accounts, fairness
+from dicehall.server.domain.errors import Refused
+from dicehall.server.web.common import not_found, services_of, visitor
+from dicehall.server.web.markdown import rules_html
+from dicehall.server.web.render import page
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> HTMLResponse:
+    """What the site is, the games, and how to start."""
+    who = visitor(request)
+    return page(
+        request,
+        "home.html",
+        user=who.user,
+        csrf=who.csrf,
+        blurbs={name: games.get(name).blurb for name in games.available()},
+    )
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse)
+def rules(request: Request, game: str) -> HTMLResponse:
+    """A game's rules as dicehall implements them."""
+    who = visitor(request)
+    try:
+        entry = games.get(game)
+    except InvalidInput:
+        return not_found(request, who, f"There is no game called {game!r}.")
+    return page(
+        request,
+        "rules.html",
+        user=who.user,
+        csrf=who.csrf,
+        game=entry.name,
+        title=entry.game.title,
+        body=rules_html(entry.name, entry.rules_for("site")),
+    )
+
+
+@router.get("/fairness", response_class=HTMLResponse)
+def fairness_page(request: Request) -> HTMLResponse:
+    """Commitments, revealed batches, face counts and the chi-square test."""
+    who = visitor(request)
+    with services_of(request).sessions() as db:
+        report = fairness.fairness_report(db)
+    counts = report["revealed"]["counts"]
+    dice = report["revealed"]["dice"]
+    return page(
+        request,
+        "fairness.html",
+        user=who.user,
+        csrf=who.csrf,
+        report=report,
+        faces=[(face, counts[str(face)]) for face in range(1, 7)],
+        expected=dice / 6 if dice else 0,
+        base=str(request.base_url).rstrip("/"),
+    )
+
+
+# -- accounts ----------------------------------------------------------------------------------
+
+
+@router.get("/users/{user_id}", response_class=HTMLResponse)
+def public_profile(request: Request, user_id: str) -> HTMLResponse:
+    """Anyone's public profile."""
+    who = visitor(request)
+    with services_of(request).sessions() as db:
+        try:
+            shown = accounts.find_user(db, user_id)
+        except Refused:
+            return not_found(request, who, "There is no user by that id.")
+    return page(request, "user.html", user=who.user, csrf=who.csrf, shown=shown)

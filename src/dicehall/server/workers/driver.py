@@ -1,0 +1,359 @@
+"""The bot driver: plays the turns no person waits for, away from every request.
+
+A request applies a person's move and then only what is quick and bounded (dice, quick bots,
+within a budget). A game left waiting on a slow bot, or with more to play than the budget,
+is marked ``bot_due``. Each server process runs one driver: it claims due games with a
+lease (so several processes on several machines never play the same turn twice), asks the
+bot process pool for slow decisions with a time budget, and commits each slice through the
+same versioned transaction as a person's move. Slow bots' tables are built in the pool at
+start-up; a bot whose table is not ready yet waits ("warming up"), and a decision that runs
+out of time is taken by the bot's declared fallback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any, TypeVar
+
+from dicehall import games
+from dicehall.engine import codec
+from dicehall.server.core.clock import now
+from dicehall.server.domain import gameservice
+from dicehall.server.domain.pool import PoolEmpty
+from dicehall.server.domain.services import Services
+from dicehall.server.workers import botwork
+from dicehall.server.workers.procpool import ProcessPool
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: How many games one process drives at once, and slices per claim before re-queueing.
+PARALLEL_GAMES = 8
+SLICES_PER_CLAIM = 50
+LEASE_SECONDS = 120
+#: After a failed slice the game waits this long before a driver tries it again.
+RETRY_SECONDS = 5
+TOP_UP_SECONDS = 5.0
+#: How long stopping waits for the driver's tasks to end.
+STOP_SECONDS = 10.0
+
+WarmKey = tuple[str, str, str]
+"""A game kind, a bot name and the game's options (JSON): what a bot's tables depend on."""
+
+
+def options_key(encoded: Any) -> str:
+    """Options (as the codec encodes them) in one canonical JSON text."""
+    return json.dumps(encoded, sort_keys=True, separators=(",", ":"))
+
+
+class BotDriver:
+    """Drives due games in this process; see the module's docstring."""
+
+    def __init__(self, services: Services) -> None:
+        settings = services.settings
+        self.services = services
+        self.decision_seconds = settings.bot_decision_seconds
+        self.poll_seconds = settings.driver_poll_seconds
+        self._warm_at_start = settings.warm_bots
+        #: The worker processes where slow bots decide and their tables are built.
+        self.bots = ProcessPool(settings.bot_workers)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._driving: dict[int, asyncio.Task[None]] = {}
+        #: When each table started warming, and which are ready in the pool.
+        self._warming: dict[WarmKey, float] = {}
+        self._warm_queue: list[WarmKey] = []
+        self._warm_builds: dict[WarmKey, asyncio.Future[float]] = {}
+        self._warms_running = 0
+        self._warm_slots = max(1, settings.bot_workers - 1)
+        self._warmed: set[WarmKey] = set()
+        self._next_top_up = 0.0
+        self._stopping = False
+
+    # -- life ---------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start driving; build the slow bots' tables for default options in the pool."""
+        self._loop = asyncio.get_running_loop()
+        self.bots.bind(self._loop)
+        self._wake = asyncio.Event()
+        gameservice.listen_bot_due(self.kick)
+        self.services.pool.listen_low(self.top_up_soon)
+        if self._warm_at_start:
+            self.warm_all()
+        self._task = asyncio.create_task(self._run(), name="dicehall-bot-driver")
+
+    async def stop(self) -> None:
+        """Stop driving and end the bot processes at once (a table build may be running)."""
+        gameservice.unlisten_bot_due(self.kick)
+        self.services.pool.unlisten_low(self.top_up_soon)
+        self._stopping = True
+        if self._wake is not None:
+            self._wake.set()
+        tasks = [t for t in (self._task, *self._driving.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            # A task that missed its cancellation still sees ``_stopping`` at its next step;
+            # shutting down never waits longer than this for it.
+            _, late = await asyncio.wait(tasks, timeout=STOP_SECONDS)
+            for task in late:
+                log.warning("%s did not stop within %.0f s", task.get_name(), STOP_SECONDS)
+        self.bots.close()
+
+    def load(self) -> tuple[int, int]:
+        """Games driven now, and bot tasks waiting in or running in the pool (for metrics)."""
+        return len(self._driving), self.bots.pending
+
+    def kick(self) -> None:
+        """A game may have become due: look now rather than at the next poll (any thread)."""
+        loop, wake = self._loop, self._wake
+        if loop is None or wake is None or loop.is_closed():
+            return
+        loop.call_soon_threadsafe(wake.set)
+
+    def top_up_soon(self) -> None:
+        """The dice pool runs low: top it up in the next round, not at the next period
+        (any thread)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        loop.call_soon_threadsafe(self._top_up_next_round)
+
+    def _top_up_next_round(self) -> None:
+        self._next_top_up = 0.0
+        if self._wake is not None:
+            self._wake.set()
+
+    # -- warming ------------------------------------------------------------------------------
+
+    def warm_all(self) -> None:
+        """Build, in the pool, every slow bot's tables for its game's default options, the
+        quickest first (so most bots are ready in seconds, not after the longest build)."""
+        queue: list[tuple[float, WarmKey]] = []
+        for kind in games.NAMES:
+            entry = games.get(kind)
+            options = options_key(codec.encode(entry.game.options({})))
+            for bot, slow in entry.slow_bots.items():
+                queue.append((slow.cold_seconds, (kind, bot, options)))
+        self._warm_queue.extend(key for _, key in sorted(queue))
+        self._pump_warm()
+
+    def _pump_warm(self) -> None:
+        # Builds take at most all workers but one, so decisions never queue behind them.
+        while self._warm_queue and self._warms_running < self._warm_slots:
+            key = self._warm_queue.pop(0)
+            if key not in self._warmed and key not in self._warming:
+                self._warm(key)
+
+    def _warm(self, key: WarmKey) -> None:
+        self._warming[key] = time.monotonic()
+        self._warms_running += 1
+        future = self._submit(botwork.warm, *key)
+        self._warm_builds[key] = future
+
+        def done(task: asyncio.Future[float]) -> None:
+            self._warms_running -= 1
+            self._warm_builds.pop(key, None)
+            self._warming.pop(key, None)
+            self._pump_warm()
+            if task.cancelled() or task.exception() is not None:
+                log.warning(
+                    "warming %s failed: %s", key[:2], None if task.cancelled() else task.exception()
+                )
+                return
+            self._warmed.add(key)
+            log.info("bot %s of %s ready in %.1f s", key[1], key[0], task.result())
+            self.kick()
+
+        future.add_done_callback(done)
+
+    def describe(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """A game payload with its ``bot_turn`` telling whether a slow bot is warming up."""
+        turn = payload.get("bot_turn")
+        if turn and turn.get("slow"):
+            status = self.status(payload["game"], turn["bot"], payload["options"])
+            payload["bot_turn"] = {**turn, **status}
+        elif turn:
+            payload["bot_turn"] = {**turn, "warming_up": False, "eta_s": None}
+        return payload
+
+    def status(self, kind: str, bot: str, options: Any) -> dict[str, Any]:
+        """Whether a slow bot is warming up for these (encoded) options, and about how long
+        is left."""
+        key = (kind, bot, options_key(options))
+        if key in self._warmed:
+            return {"warming_up": False, "eta_s": None}
+        slow = games.get(kind).slow_bots.get(bot)
+        cold = slow.cold_seconds if slow is not None else 0
+        started = self._warming.get(key)
+        elapsed = 0.0 if started is None else time.monotonic() - started
+        return {"warming_up": True, "eta_s": max(1, round(cold - elapsed))}
+
+    # -- the loop -----------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while not self._stopping:
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a cancellation
+            # that arrives as the wait ends, which left shutdown waiting on this loop forever.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.poll_seconds):
+                    await self._wake.wait()
+            if self._stopping:
+                return
+            self._wake.clear()
+            try:
+                await self._round()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the bot driver's round failed; it goes on")
+
+    async def _round(self) -> None:
+        if time.monotonic() >= self._next_top_up:
+            self._next_top_up = time.monotonic() + TOP_UP_SECONDS
+            await self._top_up()
+        room = PARALLEL_GAMES - len(self._driving)
+        if room <= 0:
+            return
+        due = await self._read(lambda conn: gameservice.due_games(conn, now(), room * 2))
+        for game_id in due:
+            if len(self._driving) >= PARALLEL_GAMES:
+                return
+            if game_id in self._driving or not await self._claim(game_id):
+                continue
+            task = asyncio.create_task(self._drive(game_id), name=f"drive-game-{game_id}")
+            self._driving[game_id] = task
+            task.add_done_callback(functools.partial(self._forget, game_id))
+
+    def _forget(self, game_id: int, _task: asyncio.Task[None]) -> None:
+        self._driving.pop(game_id, None)
+
+    async def _claim(self, game_id: int) -> bool:
+        def claim(conn: Any) -> bool:
+            moment = now()
+            return gameservice.claim_game(
+                conn, game_id, moment, moment + timedelta(seconds=LEASE_SECONDS)
+            )
+
+        return await self._write(claim)
+
+    async def _drive(self, game_id: int) -> None:
+        try:
+            for slice_number in range(SLICES_PER_CLAIM):
+                if self._stopping:
+                    return
+                # Each committed slice ends the lease (the game is free to any driver again).
+                if slice_number and not await self._claim(game_id):
+                    return
+                result = await self._slice(game_id)
+                if result is None:
+                    await self._write(functools.partial(gameservice.release_game, game_id=game_id))
+                    return
+                record, seats = result
+                for user_pk, message in gameservice.pushes(record, seats):
+                    self.services.broker.publish(user_pk, message)
+                if not record.bot_due:
+                    return
+            self.kick()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("driving game %s failed; it is tried again shortly", game_id)
+            with contextlib.suppress(Exception):
+                await self._write(
+                    functools.partial(
+                        gameservice.hold_game,
+                        game_id=game_id,
+                        until=now() + timedelta(seconds=RETRY_SECONDS),
+                    )
+                )
+
+    async def _slice(
+        self, game_id: int
+    ) -> tuple[gameservice.GameRecord, list[gameservice.SeatInfo]] | None:
+        turn = await self._read(functools.partial(gameservice.slow_bot_turn, game_id=game_id))
+        decided = None if turn is None else (turn.seat, await self._decide(turn))
+        work = functools.partial(
+            gameservice.drive,
+            pool=self.services.pool,
+            game_id=game_id,
+            version=None if turn is None else turn.version,
+            decided=decided,
+        )
+        for attempt in range(3):
+            try:
+                return await self._write(work)
+            except PoolEmpty:
+                if attempt == 2:
+                    raise
+                await self._top_up()
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _decide(self, turn: gameservice.BotTurn) -> Any:
+        game = games.get(turn.kind)
+        key = (turn.kind, turn.bot, options_key(json.loads(turn.options)))
+        building = self._warm_builds.get(key)
+        if building is not None:
+            # Its tables are being built in another worker: wait rather than build them twice.
+            with contextlib.suppress(Exception):
+                await asyncio.shield(building)
+        elif key in self._warm_queue:
+            self._warm_queue.remove(key)  # this decision builds them
+        cold = key not in self._warmed
+        if cold:
+            self._warming.setdefault(key, time.monotonic())
+        slow = game.slow_bots[turn.bot]
+        budget = self.decision_seconds + (slow.cold_seconds * 4 if cold else 0)
+        try:
+            async with asyncio.timeout(budget):
+                chosen = await self._submit(
+                    botwork.decide, turn.kind, turn.bot, turn.state, turn.seat
+                )
+            self._warming.pop(key, None)
+            self._warmed.add(key)
+        except TimeoutError:
+            log.warning(
+                "bot %s of %s took over %.0f s; %s decides instead",
+                turn.bot,
+                turn.kind,
+                budget,
+                slow.fallback,
+            )
+            chosen = await asyncio.to_thread(
+                botwork.decide, turn.kind, slow.fallback, turn.state, turn.seat
+            )
+        return codec.loads(chosen, game.game.action_type)
+
+    # -- plumbing -----------------------------------------------------------------------------
+
+    def _submit(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        return self.bots.submit(fn, *args)
+
+    async def _read(self, work: Callable[[Any], T]) -> T:
+        def run() -> T:
+            with self.services.read_conn() as conn:
+                return work(conn)
+
+        return await asyncio.to_thread(run)
+
+    async def _write(self, work: Callable[[Any], T]) -> T:
+        def run() -> T:
+            with self.services.write_conn() as conn:
+                return work(conn)
+
+        return await asyncio.to_thread(run)
+
+    async def _top_up(self) -> None:
+        services = self.services
+        await asyncio.to_thread(services.pool.top_up, services.read_conn, services.write_conn)

@@ -1,0 +1,1 @@
+"""Tests of the documentation: the commands it shows."""

@@ -1,0 +1,125 @@
+"""A real server in a subprocess (uvicorn on 127.0.0.1), for tests, crash checks and benchmarks.
+
+It lives with the tests, not in the package: benchmarks put the repository root on the path.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import httpx
+
+from dicehall.server.core.clock import now
+from dicehall.server.core.models import User
+from dicehall.server.core.security import issue_api_token
+from dicehall.server.domain.services import Services
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class LiveServer:
+    """``dicehall serve`` running as a child process."""
+
+    db_url: str
+    redis_url: str | None = None
+    port: int = field(default_factory=free_port)
+    workers: int = 1
+    #: ``module:function`` entries for DICEHALL_PLUGINS (extra games).
+    plugins: str = ""
+    process: subprocess.Popen[bytes] | None = None
+    log: IO[Any] = field(init=False)
+
+    @property
+    def base(self) -> str:
+        """The server's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> None:
+        """Start the server and wait until it answers."""
+        args = [sys.executable, "-m", "dicehall", "serve", "--db", self.db_url]
+        args += ["--port", str(self.port), "--workers", str(self.workers)]
+        if self.redis_url:
+            args += ["--redis", self.redis_url]
+        # Slow bots build their tables when a test first needs them, not at every start.
+        env = {
+            "DICEHALL_WARM_BOTS": "0",
+            "DICEHALL_BOT_WORKERS": "1",
+            # A cold hint worker takes seconds to spawn on a loaded CI machine.
+            "DICEHALL_HINT_SECONDS": "60",
+            # One JSON line per request would only fill the log file of a test or benchmark.
+            "DICEHALL_ACCESS_LOG": "0",
+            **os.environ,
+            "DICEHALL_PLUGINS": self.plugins,
+        }
+        env["PYTHONPATH"] = os.getcwd() + os.pathsep + env.get("PYTHONPATH", "")
+        self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - lives as long as the server
+            prefix="dicehall-server-", suffix=".log", delete=False
+        )
+        self.process = subprocess.Popen(
+            args, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited early: {self.log_tail()}")
+            try:
+                if httpx.get(f"{self.base}/api/v1/games/kinds", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("server did not start in time")
+
+    def log_tail(self, size: int = 4000) -> str:
+        """The end of the server's output."""
+        with open(self.log.name, "rb") as handle:
+            return handle.read()[-size:].decode(errors="replace")
+
+    def kill(self) -> None:
+        """SIGKILL the whole server (every worker), as a crash would."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        """Stop the server politely, or kill it."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
+def add_user(services: Services, name: str, password_hash: str = "unused") -> dict[str, str]:
+    """A user with an API token, straight into the database; returns bearer headers."""
+    with services.sessions() as db, db.begin():
+        user = User(
+            user_id=name,
+            key=name.lower(),
+            password_hash=password_hash,
+            display_name=name,
+            about="",
+            created_at=now(),
+        )
+        db.add(user)
+        db.flush()
+        secret, _ = issue_api_token(db, user, "tests")
+    return {"Authorization": f"Bearer {secret}"}

@@ -1,0 +1,355 @@
+"""Schemathesis against the JSON API's own OpenAPI schema, in-process, signed in, on SQLite
+and PostgreSQL: no request a client can send gets a 5xx, and every answer conforms to the
+schema: its status is one the operation documents, its content type the documented one, and
+its body matches the documented schema (the exact response models of
+:mod:`dicehall.server.api.schemas`, or the ``ErrorBody`` of every error). Then the id faults
+the fuzz found, each pinned by a plain test."""
+
+from __future__ import annotations
+
+import random
+import traceback
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import schemathesis
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, Phase, find, given, settings
+from hypothesis import strategies as st
+from schemathesis import Case, GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.python import asgi
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+from sqlalchemy import select, update
+
+from dicehall.server.app import create_app
+from dicehall.server.core.models import DiceBatch, User
+from dicehall.server.core.security import issue_api_token
+from dicehall.server.domain.services import Services
+from tests.server.conftest import Headers, MakeUser
+
+API = "/api/v1"
+SCHEMA_PATH = f"{API}/openapi.json"
+
+#: Examples per operation (positive and negative mixed), deterministic: both databases
+#: take about 20 s together on two cores.
+EXAMPLES = 25
+#: What every answer is checked for: no 5xx; a status the operation documents (each error
+#: status a route can give is in its `responses`); the documented content type; a body that
+#: matches the documented schema for that status (success models with every key and no
+#: other, `ErrorBody` for errors).
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+
+# Every operation in the schema is fuzzed; none is left out. The WebSocket (`/api/v1/ws`) is
+# not in the schema, and HTML pages are not in it either (their id faults are pinned below).
+# Operations that change the caller's own state stay in: `DELETE /tokens/{token_id}` may
+# revoke the fuzzing token, so `Caller` issues a fresh one; `POST /auth/password` needs the
+# current password, which the fuzz never knows; `POST /auth/logout` refuses bearer tokens.
+
+
+@dataclass
+class Caller:
+    """The fuzzing user's bearer token, re-issued when the fuzz revokes it."""
+
+    services: Services
+    user_key: str
+    headers: Headers = field(default_factory=dict)
+    token_id: int = 0
+
+    def refresh(self) -> None:
+        """A new bearer token for the fuzzing user."""
+        with self.services.sessions() as db, db.begin():
+            user = db.scalars(select(User).where(User.key == self.user_key)).one()
+            secret, row = issue_api_token(db, user, "fuzz")
+            db.flush()
+            self.token_id = row.id
+        self.headers = {"Authorization": f"Bearer {secret}"}
+
+
+def _create(client: TestClient, headers: Headers, body: dict[str, Any]) -> int:
+    response = client.post(f"{API}/games", json=body, headers=headers)
+    assert response.status_code == 201, response.text
+    game_id: int = response.json()["id"]
+    return game_id
+
+
+def _finish(client: TestClient, headers: Headers, game_id: int) -> None:
+    """Play legal moves (leaning to turn-enders) until the game is over."""
+    rng = random.Random(game_id)
+    for _ in range(500):
+        game = client.get(f"{API}/games/{game_id}", headers=headers).json()
+        if game["status"] == "finished":
+            return
+        enders = [a for a in game["legal"] if a["type"] in {"stop", "hold", "bank", "fold"}]
+        action = rng.choice(enders or game["legal"])
+        body = {"action": action, "expected_version": game["version"]}
+        moved = client.post(f"{API}/games/{game_id}/actions", json=body, headers=headers)
+        # A move is committed before its answer is checked against its model: look at it.
+        assert moved.status_code < 500, moved.text
+    raise AssertionError(f"game {game_id} did not end")
+
+
+def _seed_games(client: TestClient, me: Headers, friend: Headers) -> list[int]:
+    """Games in every state an id route can meet: active, open, invited, finished."""
+    two = {"allow_two_seats": True}
+    ids = [
+        _create(client, me, {"game": kind, "seats": ["me", "bot:random"], "options": options})
+        for kind, options in [
+            ("tenthousand", {}),
+            ("boatzee", {}),
+            ("boss", {}),
+            ("holdem", {}),
+            ("bullseye", two),
+        ]
+    ]
+    ids.append(_create(client, me, {"game": "tenthousand", "seats": ["me", "open"]}))
+    ids.append(_create(client, friend, {"game": "boss", "seats": ["me", "user:fuzzer"]}))
+    short = {"rounds": 1, **two}
+    finished = _create(
+        client, me, {"game": "bullseye", "options": short, "seats": ["me", "bot:heuristic"]}
+    )
+    _finish(client, me, finished)
+    ids.append(finished)
+    return ids
+
+
+@dataclass
+class Fuzz:
+    """The app as Schemathesis reaches it, its schema, a signed-in caller and known ids."""
+
+    app: FastAPI
+    schema: Any
+    caller: Caller
+    game_ids: list[int]
+    #: The other user's bearer headers (to open seats and invite the fuzzing user).
+    friend: Headers
+
+
+@pytest.fixture
+def fuzz(services: Services, make_user: MakeUser) -> Iterator[Fuzz]:
+    """An app on a fresh database with two users and a few games, its schema loaded."""
+    app = create_app(services=services)
+    me, friend = make_user("fuzzer"), make_user("friend")
+    with TestClient(app) as client:
+        game_ids = _seed_games(client, me, friend)
+    try:
+        schema = schemathesis.openapi.from_asgi(SCHEMA_PATH, app)
+        caller = Caller(services, "fuzzer")
+        caller.refresh()
+        yield Fuzz(app, schema, caller, game_ids, friend)
+    finally:
+        # Schemathesis keeps an app's lifespan (bot driver, pushes) running until told.
+        asgi.shutdown_lifespans()
+
+
+#: Integers at the edges of the databases' id columns (32-bit on PostgreSQL, 64-bit on
+#: SQLite), which unbounded generation reaches only by luck.
+EDGE_IDS = [0, -1, 2**31 - 1, 2**31, 2**63 - 1, 2**63, 2**64]
+
+
+def _cases(operation: Any, known: dict[str, list[int]]) -> st.SearchStrategy[Case[Any]]:
+    """Positive and negative cases; integer path ids are often known ids or edge values."""
+    modes = [GenerationMode.POSITIVE, GenerationMode.NEGATIVE]
+    generated = st.one_of([operation.as_strategy(generation_mode=mode) for mode in modes])
+
+    @st.composite
+    def cases(draw: st.DrawFn) -> Case[Any]:
+        case: Case[Any] = draw(generated)
+        for name, value in case.path_parameters.items():
+            if name.endswith("_id") and isinstance(value, int):
+                choices = st.sampled_from([value, *known.get(name, []), *EDGE_IDS])
+                case.path_parameters[name] = draw(choices)
+        return case
+
+    return cases()
+
+
+def _send(fuzz: Fuzz, case: Case[Any], client: Any) -> None:
+    """Send one case as the fuzzing user and run the checks on its answer."""
+    caller = fuzz.caller
+    sent = caller.headers
+    response = case.call(session=client, headers=sent)
+    revoked = response.status_code == 200 and case.method.upper() == "DELETE"
+    if revoked and response.json().get("revoked") == caller.token_id:
+        caller.refresh()  # the fuzz revoked its own token: later cases need a live one
+    case.validate_response(response, checks=CHECKS, headers=sent)
+
+
+BOUNDED = settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    phases=[Phase.explicit, Phase.generate, Phase.shrink],
+    suppress_health_check=list(HealthCheck),
+)
+
+
+def _fuzz_operation(fuzz: Fuzz, operation: Any, client: Any) -> None:
+    """Bounded, deterministic examples of one operation; raises on the first failing one."""
+    known = {"game_id": fuzz.game_ids, "token_id": [fuzz.caller.token_id], "batch_id": [1]}
+
+    @BOUNDED
+    @given(case=_cases(operation, known))
+    def run(case: Case[Any]) -> None:
+        _send(fuzz, case, client)
+
+    run()
+
+
+def _sweep_edges(fuzz: Fuzz, operation: Any, client: Any) -> None:
+    """Every edge value in every integer id of the path, on the simplest valid case: the
+    fuzz meets these only by chance, so they are also sent every time."""
+    simplest: Case[Any] = find(operation.as_strategy(), lambda _: True, settings=BOUNDED)
+    for name, value in simplest.path_parameters.items():
+        if name.endswith("_id") and isinstance(value, int):
+            for edge in EDGE_IDS:
+                case = simplest.derive()
+                case.path_parameters[name] = edge
+                _send(fuzz, case, client)
+
+
+@pytest.mark.slow
+def test_no_request_gets_a_server_error(fuzz: Fuzz) -> None:
+    """Every operation of the schema, fuzzed; all failures are reported together."""
+    failures: list[str] = []
+    # Schemathesis types its ASGI app with plain dicts; FastAPI's are mutable mappings.
+    with asgi.get_client(fuzz.app) as client:  # type: ignore[arg-type]
+        for result in fuzz.schema.get_all_operations():
+            operation = result.ok()
+            for attempt in (_sweep_edges, _fuzz_operation):
+                try:
+                    attempt(fuzz, operation, client)
+                except Exception as exc:
+                    reason = "".join(traceback.format_exception_only(exc)).strip()
+                    failures.append(f"{operation.label}:\n{reason}")
+                    break
+    assert not failures, f"{len(failures)} operations failed:\n\n" + "\n\n".join(failures)
+
+
+# -- every operation's success, checked the same way -------------------------------------------
+
+
+def test_every_operation_answers_a_success_that_matches_its_schema(
+    fuzz: Fuzz, services: Services
+) -> None:
+    """The fuzz mostly meets errors; here every operation is sent a request that succeeds,
+    and its answer gets the fuzz's checks (a documented status, content type and schema)."""
+    me, friend = fuzz.caller.headers, fuzz.friend
+    finished = fuzz.game_ids[-1]
+    done: set[tuple[str, str]] = set()
+    password, new_password = "correct horse battery", "battery staple horse"
+
+    def call(client: Any, method: str, path: str, status: int, sent: Headers, **parts: Any) -> Any:
+        case: Case[Any] = fuzz.schema[API + path][method].Case(**parts)
+        response = case.call(session=client, headers=sent)
+        assert response.status_code == status, (method, path, response.text)
+        case.validate_response(response, checks=CHECKS, headers=sent)
+        done.add((method, API + path))
+        return response.json()
+
+    def create(client: Any, sent: Headers, game: str, *seats: str) -> int:
+        body = {"game": game, "seats": list(seats)}
+        game_id: int = call(client, "POST", "/games", 201, sent, body=body)["id"]
+        return game_id
+
+    # Schemathesis types its ASGI app with plain dicts; FastAPI's are mutable mappings.
+    with asgi.get_client(fuzz.app) as client:  # type: ignore[arg-type]
+        call(client, "GET", "/games/kinds", 200, me)
+        call(client, "GET", "/games/open", 200, me, query={"limit": 5})
+        mine = create(client, me, "tenthousand", "me", "bot:random")
+        at = {"game_id": mine}
+        game = call(client, "GET", "/games/{game_id}", 200, me, path_parameters=at)
+        assert game["your_turn"], game
+        call(client, "GET", "/games/{game_id}/hint", 200, me, path_parameters=at)
+        move = {"action": game["legal"][0], "expected_version": game["version"]}
+        call(client, "POST", "/games/{game_id}/actions", 200, me, path_parameters=at, body=move)
+        call(client, "GET", "/games/{game_id}/events", 200, me, path_parameters=at)
+        call(client, "GET", "/games", 200, me)
+        call(client, "GET", "/games/waiting-on-me", 200, me)
+        call(client, "GET", "/games/{game_id}/log", 200, me, path_parameters={"game_id": finished})
+        at = {"game_id": finished}
+        call(client, "POST", "/games/{game_id}/rematch", 201, me, path_parameters=at)
+        waiting = create(client, friend, "tenthousand", "me", "open")
+        at = {"game_id": waiting}
+        call(client, "POST", "/games/{game_id}/join", 200, me, path_parameters=at, body={})
+        for answer in ("accept", "decline"):
+            at = {"game_id": create(client, friend, "boss", "me", "user:fuzzer")}
+            call(client, "POST", f"/games/{{game_id}}/{answer}", 200, me, path_parameters=at)
+        at = {"game_id": create(client, me, "tenthousand", "me", "open")}
+        call(client, "POST", "/games/{game_id}/cancel", 200, me, path_parameters=at)
+
+        call(client, "GET", "/fairness", 200, me)
+        # A batch is revealed once its dice are spent and its games over; mark one revealed
+        # (the answer's shape does not depend on why).
+        with services.sessions() as db, db.begin():
+            db.execute(update(DiceBatch).where(DiceBatch.id == 1).values(revealed=True))
+        at = {"batch_id": 1}
+        call(client, "GET", "/fairness/batches/{batch_id}", 200, me, path_parameters=at)
+
+        call(client, "GET", "/users/me", 200, me)
+        call(client, "PATCH", "/users/me", 200, me, body={"about": "fuzzing"})
+        call(client, "GET", "/users/{user_id}", 200, me, path_parameters={"user_id": "friend"})
+        call(client, "GET", "/tokens", 200, me)
+        token = call(client, "POST", "/tokens", 201, me, body={"name": "sweep"})
+        at = {"token_id": token["id"]}
+        call(client, "DELETE", "/tokens/{token_id}", 200, me, path_parameters=at)
+
+        # A browser: the session cookie lives in the client, writes send the CSRF token.
+        account = {"user_id": "sweeper", "password": password}
+        call(client, "POST", "/auth/signup", 201, {}, body=account)
+        call(client, "GET", "/auth/session", 200, {})
+        csrf = {
+            "X-CSRF-Token": call(client, "POST", "/auth/login", 200, {}, body=account)["csrf_token"]
+        }
+        change = {"old_password": password, "new_password": new_password}
+        call(client, "POST", "/auth/password", 200, csrf, body=change)
+        call(client, "POST", "/auth/logout", 200, csrf)
+        client.cookies.clear()
+
+    every = {
+        (m.upper(), path) for path, item in fuzz.schema.raw_schema["paths"].items() for m in item
+    }
+    assert done == every, every - done
+
+
+# -- the faults the fuzz found, pinned -----------------------------------------------------------
+
+#: Ids no table can hold: 0 and below, past PostgreSQL's integer, past SQLite's 64 bits.
+OUT_OF_RANGE = [0, -1, 2**31, 2**63, 2**64]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games/{}/hint", "/api/v1/fairness/batches/{}"])
+def test_an_id_no_table_can_hold_is_422(path: str, client: TestClient, make_user: MakeUser) -> None:
+    headers = make_user("ida")
+    for value in OUT_OF_RANGE:
+        response = client.get(path.format(value), headers=headers)
+        assert response.status_code == 422, (value, response.text)
+        assert response.json()["code"] == "invalid_request"
+
+
+def test_pages_answer_an_id_no_table_can_hold_with_the_404_page(client: TestClient) -> None:
+    signup = {"user_id": "ivy", "password": "correct horse battery"}
+    csrf = client.post(f"{API}/auth/signup", json=signup).json()["csrf_token"]
+    for value in OUT_OF_RANGE:
+        board = client.get(f"/games/{value}")
+        assert board.status_code == 404, (value, board.text[:200])
+        assert "text/html" in board.headers["content-type"]
+        assert f"There is no game {value}." in board.text
+        joined = client.post(
+            f"/waiting/{value}/join", data={"csrf_token": csrf}, follow_redirects=False
+        )
+        assert joined.status_code == 404, (value, joined.text[:200])
+        assert f"There is no game {value}." in joined.text
