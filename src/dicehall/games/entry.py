@@ -94,6 +94,13 @@ class GameEntry:
     score_unit: str = "point"
     #: One line about each bot, weakest first (the order players choose from).
     bot_notes: Mapping[str, str] = field(default_factory=dict)
+    #: The bot that plays a person's seat after a timeout or a resignation (the site's
+    #: autopilot in games of three or more seats).
+    autopilot: str = "heuristic"
+
+    def autopilot_bot(self) -> str:
+        """The autopilot's name: :attr:`autopilot` when the game has that bot, else random."""
+        return self.autopilot if self.autopilot in self.bots else "random"
 
     def ranked_bots(self) -> list[tuple[str, str]]:
         """Every bot with its line, weakest first: ``random``, then in :attr:`bot_notes`'

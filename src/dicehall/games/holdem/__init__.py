@@ -20,6 +20,7 @@ ENTRY = GameEntry(
     hint="dicehall.games.holdem.seat_hint:seat_hint",
     narration="dicehall.games.holdem.narration:narrate",
     score_unit="chip",
+    autopilot="equity",
     bot_notes={
         "equity": "Bets by its simulated share of the pot against the hands still in.",
     },

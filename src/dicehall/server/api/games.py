@@ -25,6 +25,7 @@ from dicehall.server.api.schemas import (
     WaitingOnMe,
     errors,
 )
+from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain import gameservice
 from dicehall.server.domain.gameservice import Answer, GameRecord, SeatInfo
@@ -39,11 +40,30 @@ T = TypeVar("T")
 
 
 class CreateGame(BaseModel):
-    """A new game: which game, its options, and its seats in order."""
+    """A new game: which game, its options, its seats in order, its pace, and who may
+    watch."""
 
     game: str = Field(max_length=30)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     seats: list[Annotated[str, Field(max_length=40)]] = Field(min_length=1, max_length=8)
+    pace: Annotated[str, Field(max_length=20)] | dict[str, int] | None = Field(
+        default=None,
+        description="A preset (`live`, `brisk`, `daily`, `relaxed`, `days-1` to `days-14`, "
+        "`none`) or `{initial, increment, cap}` in seconds. Default: `daily` between "
+        "people, `none` for one person against bots.",
+    )
+    vacation: bool = Field(
+        default=True, description="A seat's vacation allowance may save it from a timeout."
+    )
+    private: bool = Field(
+        default=False, description="Only the players (and users they invite) may watch."
+    )
+
+
+class AtVersion(BaseModel):
+    """A change to a game at the version the client saw (resign, abort, take back)."""
+
+    expected_version: int = Field(ge=0)
 
 
 class JoinGame(BaseModel):
@@ -57,6 +77,12 @@ class PostAction(BaseModel):
 
     action: dict[str, Any]
     expected_version: int = Field(ge=0)
+
+
+def limits_of(services: Services) -> gameservice.GameLimits:
+    """The site's limits on games per player."""
+    settings = services.settings
+    return gameservice.GameLimits(settings.max_active_games, settings.max_open_games)
 
 
 async def _driver(request: Request) -> BotDriver:
@@ -104,7 +130,16 @@ async def create(
         write,
         services,
         lambda conn: gameservice.create_game(
-            conn, services.pool, user, body.game, dict(body.options), body.seats
+            conn,
+            services.pool,
+            user,
+            body.game,
+            dict(body.options),
+            body.seats,
+            pace=body.pace,
+            vacation=body.vacation,
+            private=body.private,
+            limits=limits_of(services),
         ),
     )
     notify(services, record, seats)
@@ -164,11 +199,44 @@ async def get_game(
     ``bot_turn`` says when the game waits on a bot (or dice) rather than a person: which
     seat and bot, and whether a slow bot is still warming up (with about how many seconds).
     """
-    return driver.describe(
-        await run_db(
-            services, read, services, lambda conn: gameservice.read_game(conn, game_id, user)
-        )
+    return driver.describe(await read_settled(services, game_id, user))
+
+
+async def read_settled(services: Services, game_id: int, user: User | None) -> dict[str, Any]:
+    """A game's payload for ``user``, with a clock that ran out applied first (nobody waits
+    for the sweeper)."""
+
+    payload: dict[str, Any] = await run_db(
+        services, read, services, lambda conn: gameservice.read_game(conn, game_id, user)
     )
+    if not _out_of_time(payload):
+        return payload
+    await settle(services, game_id)
+    fresh: dict[str, Any] = await run_db(
+        services, read, services, lambda conn: gameservice.read_game(conn, game_id, user)
+    )
+    return fresh
+
+
+def _out_of_time(payload: dict[str, Any]) -> bool:
+    clock = payload.get("clock")
+    return (
+        payload.get("status") == "active"
+        and clock is not None
+        and any(seat["running"] and seat["remaining"] <= 0 for seat in clock["seats"])
+    )
+
+
+async def settle(services: Services, game_id: int) -> None:
+    """Apply game ``game_id``'s timeout if its clock ran out, and push the change."""
+
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]] | None:
+        record = gameservice.fetch_game(conn, game_id, lock=True)
+        return gameservice.apply_timeout(conn, services.pool, record, now())
+
+    changed = await run_db(services, write, services, work)
+    if changed is not None:
+        notify(services, *changed)
 
 
 @router.post(
@@ -186,7 +254,9 @@ async def join(
         driver,
         user,
         game_id,
-        lambda conn, record: gameservice.join_game(conn, services.pool, user, record, body.seat),
+        lambda conn, record: gameservice.join_game(
+            conn, services.pool, user, record, body.seat, limits_of(services)
+        ),
     )
 
 
@@ -281,6 +351,8 @@ async def post_action(
         # Lock first, then look the key up: a twin request that committed while we waited
         # for the lock is then seen, and answered as a replay rather than as stale.
         record = gameservice.fetch_game(conn, game_id, lock=True)
+        if gameservice.overdue(record, now()):
+            raise _Overdue
         if key is not None:
             done = gameservice.find_replay(conn, user, key, bound_to)
             if done is not None:
@@ -301,7 +373,12 @@ async def post_action(
         return _replayed(conn, done, game_id, user)
 
     try:
-        payload, pushes = await run_db(services, write, services, work)
+        try:
+            payload, pushes = await run_db(services, write, services, work)
+        except _Overdue:
+            # The mover's clock (or another's) ran out: that is applied first, on its own.
+            await settle(services, game_id)
+            payload, pushes = await run_db(services, write, services, work)
     except IntegrityError:
         # The same key raced in from a second request and won: answer as a replay.
         if key is None:
@@ -310,6 +387,10 @@ async def post_action(
     for user_pk, message in pushes:
         services.broker.publish(user_pk, message)
     return driver.describe(payload)
+
+
+class _Overdue(Exception):
+    """A clock ran out before this change: apply the timeout first."""
 
 
 def _replayed(conn: Connection, stored_game: int, game_id: int, user: User) -> dict[str, Any]:
@@ -371,3 +452,75 @@ async def rematch(
     record, seats = await run_db(services, write, services, work)
     notify(services, record, seats)
     return driver.describe(gameservice.game_payload(record, seats, user))
+
+
+Ending = Callable[..., tuple[GameRecord, list[SeatInfo]]]
+
+
+async def _end(
+    services: Services,
+    driver: BotDriver,
+    user: User,
+    game_id: int,
+    change: Ending,
+    expected_version: int,
+) -> dict[str, Any]:
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]]:
+        record = gameservice.fetch_game(conn, game_id, lock=True)
+        if gameservice.overdue(record, now()):
+            raise _Overdue
+        record, seats = change(conn, services.pool, user, record, expected_version)
+        if record.status in ("finished", "aborted"):
+            services.pool.reveal_ready(conn)
+        return record, seats
+
+    try:
+        record, seats = await run_db(services, write, services, work)
+    except _Overdue:
+        await settle(services, game_id)
+        record, seats = await run_db(services, write, services, work)
+    notify(services, record, seats)
+    return driver.describe(gameservice.game_payload(record, seats, user))
+
+
+@router.post(
+    "/games/{game_id}/resign",
+    operation_id="games-resign",
+    response_model=Game,
+    responses=errors(400, 401, 403, 404, 409, 422, 503),
+)
+async def resign(
+    game_id: GameId, body: AtVersion, user: CurrentUser, services: ServicesDep, driver: DriverDep
+) -> dict[str, Any]:
+    """Resign my seat. In a 2-seat game the other seat wins; in a game of 3+ seats the
+    game's autopilot bot plays my seat to the end and I rank last of those still in. Asking
+    again answers the game as it is."""
+    return await _end(services, driver, user, game_id, gameservice.resign, body.expected_version)
+
+
+@router.post(
+    "/games/{game_id}/abort",
+    operation_id="games-abort",
+    response_model=Game,
+    responses=errors(400, 401, 403, 404, 409, 422, 503),
+)
+async def abort(
+    game_id: GameId, body: AtVersion, user: CurrentUser, services: ServicesDep, driver: DriverDep
+) -> dict[str, Any]:
+    """Call off a started game while some person at it has not moved yet: status
+    ``aborted``, no result, no rating. Asking again answers the game as it is."""
+    return await _end(services, driver, user, game_id, gameservice.abort, body.expected_version)
+
+
+@router.post(
+    "/games/{game_id}/take-back",
+    operation_id="games-take-back",
+    response_model=Game,
+    responses=errors(400, 401, 403, 404, 409, 422, 503),
+)
+async def take_back(
+    game_id: GameId, body: AtVersion, user: CurrentUser, services: ServicesDep, driver: DriverDep
+) -> dict[str, Any]:
+    """Take my seat back from the autopilot (it plays a seat that ran out of time in a game
+    of 3+ seats) before the game ends: my next turns wait for me again."""
+    return await _end(services, driver, user, game_id, gameservice.take_back, body.expected_version)

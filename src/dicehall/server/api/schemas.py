@@ -174,7 +174,8 @@ class TokenRevoked(_Answer):
 
 # -- games -------------------------------------------------------------------------------------
 
-GameStatus = Literal["waiting", "active", "finished", "cancelled"]
+GameStatus = Literal["waiting", "active", "finished", "cancelled", "aborted"]
+SeatStatus = Literal["playing", "resigned", "timed_out", "autopilot"]
 
 
 class Seat(_Answer):
@@ -189,6 +190,38 @@ class Seat(_Answer):
         description='What to call the seat: the user id, "equity bot" (numbered when one '
         'bot sits twice: "equity bot 1", "equity bot 2") or "open seat".'
     )
+    status: SeatStatus = Field(
+        description="`playing`; `resigned`; `timed_out` (lost a 2-seat game on time); "
+        "`autopilot` (ran out of time in a game of 3+ seats: the game's autopilot bot plays "
+        "it until its owner takes it back)."
+    )
+
+
+class PaceOut(_Answer):
+    """A game's pace: each seat's time bank (seconds)."""
+
+    name: str = Field(description="The preset (`live`, `brisk`, `daily`, ...) or `custom`.")
+    initial: int = Field(description="Each seat's bank at the start.")
+    increment: int = Field(description="Added when the seat's turn passes on.")
+    cap: int = Field(description="The most a bank may hold.")
+
+
+class SeatClock(_Answer):
+    """One seat's time."""
+
+    seat: int
+    remaining: float = Field(description="Seconds left in the seat's bank.")
+    deadline: str | None = Field(
+        description="When the running bank runs out (ISO 8601); null when it does not run.",
+        json_schema_extra={"format": "date-time"},
+    )
+    running: bool = Field(description="The seat is to act and its bank is running.")
+
+
+class ClockOut(_Answer):
+    """Every seat's time bank."""
+
+    seats: list[SeatClock]
 
 
 class BotTurn(_Answer):
@@ -233,6 +266,14 @@ class Game(_Answer):
     )
     result: GameResult | None = Field(description="How the game ended; null until it does.")
     bot_turn: BotTurn | None = Field(description="Set when the game waits on a bot or dice.")
+    pace: PaceOut | None = Field(description="The game's pace; null: no clock.")
+    clock: ClockOut | None = Field(description="Every seat's time; null: no clock.")
+    ranking: list[int] | None = Field(
+        description="A finished game's seats, best first: those that finished under their "
+        "own control by the result, then those that resigned or timed out (later leavers "
+        "first). Null until it is over."
+    )
+    private: bool = Field(description="Only the players and invited users may watch.")
 
 
 class GameMove(Game):
@@ -270,6 +311,11 @@ class GameSummary(_Answer):
     )
     winners: list[int] | None = Field(
         description="A finished game's winning seats (more than one: a shared win)."
+    )
+    pace: str | None = Field(description="The pace's name; null: no clock.")
+    deadline: str | None = Field(
+        description="When the seat to act runs out of time (ISO 8601); null: no clock runs.",
+        json_schema_extra={"format": "date-time"},
     )
 
 

@@ -56,8 +56,12 @@ class Settings(BaseSettings):
     #: Worker processes for hints, and the seconds a hint may take before a 503 (try again).
     hint_workers: int = Field(1, ge=1, le=64)
     hint_seconds: float = Field(5.0, gt=0)
-    #: How often each process's bot driver looks for due games it was not told about.
+    #: How often each process's bot driver looks for due games it was not told about, and
+    #: for clocks that ran out (a timeout shows within this and the sweep's time).
     driver_poll_seconds: float = Field(1.0, gt=0)
+    #: The most games one player may have in progress, and waiting for players.
+    max_active_games: int = Field(100, ge=1)
+    max_open_games: int = Field(10, ge=1)
     #: Names this site's channels and keys in a Redis that other sites may share; empty:
     #: derived from ``db_url``, so sites on different databases never mix by default.
     site_name: str = ""

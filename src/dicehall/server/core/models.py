@@ -8,6 +8,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -40,6 +41,15 @@ class User(Base):
     display_name: Mapped[str] = mapped_column(String(40))
     about: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: Vacation allowance left (seconds) as of ``vacation_accrued_at`` (see ``vacation``).
+    vacation_seconds: Mapped[float] = mapped_column(Float, default=7 * 24 * 3600.0)
+    vacation_accrued_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    #: The end of the hour of floating vacation last spent: deadlines before it are moved to it.
+    vacation_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: An announced absence: deadlines before it are moved to it; any move ends it.
+    away_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class AuthSession(Base):
@@ -77,7 +87,8 @@ class GameRow(Base):
     kind: Mapped[str] = mapped_column(String(20))
     options: Mapped[str] = mapped_column(Text)
     seats: Mapped[int] = mapped_column(Integer)
-    #: waiting (open seats or invitations), active, finished, cancelled (never started)
+    #: waiting (open seats or invitations), active, finished, cancelled (never started),
+    #: aborted (started, called off before every person moved: no result)
     status: Mapped[str] = mapped_column(String(10), index=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     snapshot: Mapped[str | None] = mapped_column(Text, nullable=True)
@@ -93,6 +104,26 @@ class GameRow(Base):
     created_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The pace (JSON of :class:`~dicehall.server.domain.games.pace.Pace`); None: no clock.
+    pace: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: Every seat's bank and whose runs since when (JSON of ``Clock``).
+    clock: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: When the running bank runs out: the sweeper's index.
+    deadline: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
+    #: When the running seat is next reminded of its clock.
+    remind_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
+    #: Whether a seat's vacation allowance may save it from a timeout.
+    vacation: Mapped[bool] = mapped_column(Boolean, default=True)
+    #: Only seated players and invited watchers may watch.
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: When the game ended (finished, aborted, cancelled): history's order.
+    ended_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
 
 
 class SeatRow(Base):
@@ -113,6 +144,13 @@ class SeatRow(Base):
     invited: Mapped[bool] = mapped_column(Boolean, default=False)
     #: When a user took the seat by joining (for the joins-per-minute quota).
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: playing, resigned, timed_out (a 2-seat game lost on time), autopilot (the game's
+    #: autopilot bot plays it after a timeout in a game of 3+ seats)
+    status: Mapped[str] = mapped_column(String(10), default="playing")
+    #: The user has made a move in this game (a game nobody-moved-in may be aborted).
+    moved: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The game's version when the seat resigned or timed out (later leavers rank higher).
+    left_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class EventRow(Base):
@@ -187,3 +225,64 @@ class DiceCursor(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     next_set: Mapped[int] = mapped_column(BigInteger)
+
+
+class SeatTimeout(Base):
+    """A seat that ran out of time: one row per timeout applied (counted on profiles)."""
+
+    __tablename__ = "seat_timeouts"
+    __table_args__ = (UniqueConstraint("game_id", "seat", "version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    #: The game's version the timeout was applied at.
+    version: Mapped[int] = mapped_column(Integer)
+    user_pk: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TurnTime(Base):
+    """How long a person took over one whole turn (a profile shows the median)."""
+
+    __tablename__ = "turn_times"
+    __table_args__ = (Index("ix_turn_times_user", "user_pk", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seconds: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Notification(Base):
+    """Something a user should know: a game became their turn, their clock runs low."""
+
+    __tablename__ = "notifications"
+    __table_args__ = (Index("ix_notifications_user", "user_pk", "id"), NEVER_REUSE_IDS)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    #: your_turn, time_80, time_1h, timed_out, game_over, ...
+    kind: Mapped[str] = mapped_column(String(20))
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), nullable=True
+    )
+    text: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    read: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class GameWatcher(Base):
+    """A user the players invited to watch a private game."""
+
+    __tablename__ = "game_watchers"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_pk: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )

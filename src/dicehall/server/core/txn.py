@@ -9,10 +9,15 @@ callbacks with :func:`after_commit`; the owner of the transaction runs them with
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import Connection
 
 _KEY = "dicehall_after_commit"
+_PUBLISH = "dicehall_publish"
+
+Publish = Callable[[int, dict[str, Any]], None]
+"""Sends a message to one user's live connections (the push broker's ``publish``)."""
 
 
 def after_commit(conn: Connection, callback: Callable[[], object]) -> None:
@@ -29,3 +34,16 @@ def committed(conn: Connection) -> None:
 def rolled_back(conn: Connection) -> None:
     """The transaction rolled back: forget its callbacks (``conn.info`` outlives it)."""
     conn.info.pop(_KEY, None)
+
+
+def bind_publisher(conn: Connection, publish: Publish) -> None:
+    """Let work on ``conn`` push messages to users once it commits."""
+    conn.info[_PUBLISH] = publish
+
+
+def publish_after_commit(conn: Connection, user_pk: int, message: dict[str, Any]) -> None:
+    """Push ``message`` to ``user_pk`` once the transaction on ``conn`` has committed (a
+    connection with no publisher bound pushes nothing)."""
+    publish: Publish | None = conn.info.get(_PUBLISH)
+    if publish is not None:
+        after_commit(conn, lambda: publish(user_pk, message))

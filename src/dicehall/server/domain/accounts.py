@@ -40,6 +40,7 @@ from dicehall.server.domain.account_checks import (
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.ratelimit import attempt_buckets, bucket
 from dicehall.server.domain.services import Services
+from dicehall.server.domain.vacation import SIGN_UP_ALLOWANCE
 
 
 def _iso(moment: datetime) -> str:
@@ -118,6 +119,8 @@ def sign_up(
                 display_name=name,
                 about="",
                 created_at=now(),
+                vacation_seconds=float(SIGN_UP_ALLOWANCE),
+                vacation_accrued_at=now(),
             )
             if display_name is not None:
                 refuse_look_alike_name(db, name, user)

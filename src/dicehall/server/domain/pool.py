@@ -23,6 +23,9 @@ from dicehall.server.core.clock import now
 from dicehall.server.core.models import DiceBatch, DiceCursor, DiceSet, GameRow
 from dicehall.server.core.txn import after_commit
 
+#: A game in these states may still roll: a spent batch is revealed once none of its games is.
+LIVE_STATUSES = ("waiting", "active")
+
 SET_SIZE = 6
 BATCHES = cast(Table, DiceBatch.__table__)
 SETS = cast(Table, DiceSet.__table__)
@@ -184,7 +187,7 @@ class DicePool:
             unfinished = conn.execute(
                 select(SETS.c.id)
                 .join(GAMES, GAMES.c.id == SETS.c.game_id)
-                .where(SETS.c.batch_id == batch_id, GAMES.c.status != "finished")
+                .where(SETS.c.batch_id == batch_id, GAMES.c.status.in_(LIVE_STATUSES))
                 .limit(1)
             ).first()
             if unfinished is None:

@@ -44,6 +44,7 @@ class Services:
         transaction has committed, and are dropped if it rolls back.
         """
         with self.write_lock, self.write_engine.connect() as conn:
+            txn.bind_publisher(conn, self.broker.publish)
             try:
                 with conn.begin():
                     yield conn

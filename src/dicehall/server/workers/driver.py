@@ -223,6 +223,10 @@ class BotDriver:
         if time.monotonic() >= self._next_top_up:
             self._next_top_up = time.monotonic() + TOP_UP_SECONDS
             await self._top_up()
+        try:
+            await self._sweep()
+        except Exception:
+            log.exception("sweeping for clocks that ran out failed; the next round tries again")
         room = PARALLEL_GAMES - len(self._driving)
         if room <= 0:
             return
@@ -235,6 +239,26 @@ class BotDriver:
             task = asyncio.create_task(self._drive(game_id), name=f"drive-game-{game_id}")
             self._driving[game_id] = task
             task.add_done_callback(functools.partial(self._forget, game_id))
+
+    async def _sweep(self) -> None:
+        # Clocks that ran out and reminders due: a cheap read first, the write only when
+        # there is work (every process sweeps; each game is applied once, under its lock).
+        moment = now()
+        if not await self._read(lambda conn: gameservice.work_due(conn, moment)):
+            return
+        pool = self.services.pool
+
+        def sweep(conn: Any) -> list[tuple[gameservice.GameRecord, list[gameservice.SeatInfo]]]:
+            gameservice.remind(conn, moment)
+            return gameservice.sweep(conn, pool, moment)
+
+        changed = await self._write(sweep)
+        for record, seats in changed:
+            log.info("game %s: a clock ran out (now %s)", record.id, record.status)
+            for user_pk, message in gameservice.pushes(record, seats):
+                self.services.broker.publish(user_pk, message)
+        if changed:
+            self.kick()
 
     def _forget(self, game_id: int, _task: asyncio.Task[None]) -> None:
         self._driving.pop(game_id, None)

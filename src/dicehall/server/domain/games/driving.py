@@ -84,7 +84,7 @@ def slow_bot_turn(conn: Connection, game_id: int) -> BotTurn | None:
     if not record.bot_due or record.to_act is None or record.snapshot is None:
         return None
     entry = entry_of(record.kind)
-    bot = seats_of(conn, game_id)[record.to_act].bot
+    bot = seats_of(conn, game_id)[record.to_act].acting_bot(entry)
     if bot is None or bot not in entry.slow_bots:
         return None
     return BotTurn(

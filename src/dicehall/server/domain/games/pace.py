@@ -11,8 +11,9 @@ per move: N, N, N days) and ``none``.
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -44,6 +45,24 @@ class Pace:
             "increment": self.increment,
             "cap": self.cap,
         }
+
+    def spec(self) -> str | dict[str, int]:
+        """The pace as :func:`parse_pace` reads it back: its preset's name, or the figures."""
+        if self.name != "custom":
+            return self.name
+        return {"initial": self.initial, "increment": self.increment, "cap": self.cap}
+
+    def dumps(self) -> str:
+        """The pace as stored."""
+        return json.dumps(self.as_json(), separators=(",", ":"))
+
+    @classmethod
+    def loads(cls, text: str | None) -> Pace | None:
+        """A stored pace (None: no clock)."""
+        if text is None:
+            return None
+        data = json.loads(text)
+        return cls(int(data["initial"]), int(data["increment"]), int(data["cap"]), data["name"])
 
     def after_turn(self, remaining: float, used: float) -> float:
         """The bank once a turn that took ``used`` seconds passes on."""
@@ -92,18 +111,46 @@ def parse_pace(raw: object) -> Pace | None:
     raise BadPace("a pace is a preset name or {initial, increment, cap}")
 
 
+#: When a seat is reminded of its clock: at 80% of the bank its turn began with used, and
+#: with an hour left.
+REMIND_USED = 0.8
+REMIND_LEFT = HOUR
+
+
 @dataclass(frozen=True, slots=True)
 class Clock:
-    """Every seat's bank (seconds), and whose bank runs since when (None: nobody's)."""
+    """Every seat's bank (seconds), whose bank runs since when (None: nobody's), and how
+    many of the running turn's reminders were sent."""
 
     banks: tuple[float, ...]
     running: int | None = None
     since: datetime | None = None
+    reminded: int = 0
 
     @classmethod
-    def start(cls, pace: Pace, seats: int) -> Clock:
+    def start(cls, pace: Pace | None, seats: int) -> Clock:
         """Every seat with the pace's initial bank; nobody's running yet."""
-        return cls(tuple(float(pace.initial) for _ in range(seats)))
+        initial = 0.0 if pace is None else float(pace.initial)
+        return cls(tuple(initial for _ in range(seats)))
+
+    def dumps(self) -> str:
+        """The clock as stored."""
+        return json.dumps(
+            {
+                "banks": list(self.banks),
+                "running": self.running,
+                "since": None if self.since is None else self.since.isoformat(),
+                "reminded": self.reminded,
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def loads(cls, text: str) -> Clock:
+        """A stored clock."""
+        data = json.loads(text)
+        since = None if data["since"] is None else datetime.fromisoformat(data["since"])
+        return cls(tuple(float(b) for b in data["banks"]), data["running"], since, data["reminded"])
 
     def remaining(self, seat: int, at: datetime) -> float:
         """``seat``'s bank at ``at`` (a running bank counts down)."""
@@ -118,17 +165,43 @@ class Clock:
             return None
         return self.since + timedelta(seconds=self.banks[self.running])
 
-    def pass_to(self, pace: Pace, seat: int | None, at: datetime) -> Clock:
+    def used(self, at: datetime) -> float:
+        """How long the running turn has taken by ``at`` (0 when nobody's runs)."""
+        if self.running is None or self.since is None:
+            return 0.0
+        return max(0.0, (at - self.since).total_seconds())
+
+    def reminders(self) -> list[datetime]:
+        """When the running seat is to be reminded (80% used, an hour left), in order,
+        those already sent left out."""
+        deadline = self.deadline()
+        if deadline is None or self.running is None or self.since is None:
+            return []
+        bank = self.banks[self.running]
+        marks = [self.since + timedelta(seconds=bank * REMIND_USED)]
+        if bank > 2 * REMIND_LEFT:
+            marks.append(deadline - timedelta(seconds=REMIND_LEFT))
+        return sorted(marks)[self.reminded :]
+
+    def extended_to(self, deadline: datetime) -> Clock:
+        """The running bank made to last until ``deadline`` (vacation)."""
+        assert self.running is not None and self.since is not None
+        banks = list(self.banks)
+        banks[self.running] = (deadline - self.since).total_seconds()
+        return replace(self, banks=tuple(banks))
+
+    def pass_to(self, pace: Pace | None, seat: int | None, at: datetime) -> Clock:
         """The clock once the turn is ``seat``'s at ``at`` (None: no person to wait on).
 
         A seat's turn is all its rolls and choices: while the same seat stays to act its
         bank keeps running; when the turn passes on, the bank it used is settled and the
-        increment added, up to the cap.
+        increment added, up to the cap. Without a pace only whose turn runs since when is
+        kept (for the time players take per turn).
         """
         if seat == self.running:
             return self
         banks = list(self.banks)
-        if self.running is not None and self.since is not None:
+        if pace is not None and self.running is not None and self.since is not None:
             used = (at - self.since).total_seconds()
             banks[self.running] = pace.after_turn(banks[self.running], used)
-        return Clock(tuple(banks), seat, at if seat is not None else None)
+        return Clock(tuple(banks), seat, at if seat is not None else None, 0)

@@ -8,18 +8,20 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, Table, insert, select, update
 
 from dicehall.engine import codec
 from dicehall.engine.chance import Draw, Roll
 from dicehall.engine.events import Acted, Resolved, decode_event
 from dicehall.engine.game import Chance, Finished, Game, ToAct
 from dicehall.server.core.clock import now
-from dicehall.server.core.models import User
+from dicehall.server.core.models import TurnTime, User
 from dicehall.server.core.txn import after_commit
+from dicehall.server.domain import notifications, vacation
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games.pace import Clock, Pace
 from dicehall.server.domain.games.records import (
     EVENTS,
     FIND_KEY,
@@ -27,6 +29,7 @@ from dicehall.server.domain.games.records import (
     INSERT_KEY,
     MAX_ADVANCE_DICE_SETS,
     MAX_ADVANCE_STEPS,
+    SEATS,
     STATES,
     UPDATE_GAME,
     GameRecord,
@@ -70,7 +73,7 @@ def advance(
     ends, or this request's budget of steps and dice is spent (the bot driver goes on)."""
     entry = entry_of(record.kind)
     game: Game[Any, Any, Any, Any] = entry.game
-    bots = {s.seat: s.bot for s in seats if s.bot is not None}
+    bots = {s.seat: name for s in seats if (name := s.acting_bot(entry)) is not None}
     dice_budget = min(MAX_ADVANCE_DICE_SETS, max(1, pool.batch_size // 2))
     for _ in range(MAX_ADVANCE_STEPS):
         turn = game.turn(state)
@@ -101,10 +104,56 @@ def sets_needed(request: Roll | Draw) -> int:
 
 def bot_due(record: GameRecord, seats: list[SeatInfo], state: Any) -> bool:
     """Whether the game waits on a bot or on dice rather than on a person."""
-    turn = entry_of(record.kind).game.turn(state)
+    entry = entry_of(record.kind)
+    turn = entry.game.turn(state)
     if isinstance(turn, Chance):
         return True
-    return isinstance(turn, ToAct) and seats[turn.seat].bot is not None
+    return isinstance(turn, ToAct) and seats[turn.seat].acting_bot(entry) is not None
+
+
+TURN_TIMES = cast(Table, TurnTime.__table__)
+
+
+def clock_after(
+    conn: Connection,
+    record: GameRecord,
+    seats: list[SeatInfo],
+    waiting_on: int | None,
+    moment: Any,
+    others_moved: bool = False,
+) -> Clock:
+    """The game's clock once the turn is ``waiting_on``'s (None: no person's), with the
+    turn that ended recorded for its player's profile and the new turn's player told.
+
+    ``others_moved``: other seats moved since (quick bots in the same request), so a seat
+    to act again starts a new turn."""
+    pace = Pace.loads(record.pace)
+    clock = Clock.loads(record.clock) if record.clock else Clock.start(pace, record.seats)
+    if others_moved and clock.running is not None and clock.running == waiting_on:
+        settled = clock_after(conn, record, seats, None, moment)
+        record = replace(record, clock=settled.dumps())
+        clock = settled
+    new = clock.pass_to(pace, waiting_on, moment)
+    if new is clock:
+        return clock
+    ended = clock.running
+    if ended is not None and clock.since is not None and seats[ended].user_pk is not None:
+        conn.execute(
+            insert(TURN_TIMES).values(
+                user_pk=seats[ended].user_pk,
+                game_id=record.id,
+                seconds=clock.used(moment),
+                at=moment,
+            )
+        )
+    people = sum(1 for s in seats if s.user_pk is not None)
+    if waiting_on is not None and people > 1:
+        user_pk = seats[waiting_on].user_pk
+        assert user_pk is not None
+        notifications.add(
+            conn, user_pk, "your_turn", record.id, f"It is your turn in game {record.id}."
+        )
+    return new
 
 
 def store(
@@ -129,6 +178,11 @@ def store(
         )
     turn = game.turn(state)
     finished = isinstance(turn, Finished)
+    waiting_on = turn.seat if isinstance(turn, ToAct) and seats[turn.seat].is_person else None
+    others_moved = any(isinstance(e, Acted) and e.seat != waiting_on for e, _ in steps)
+    clock = clock_after(conn, record, seats, waiting_on, moment, others_moved)
+    timed = record.pace is not None
+    reminders = clock.reminders() if timed else []
     new = replace(
         record,
         status="finished" if finished else "active",
@@ -139,27 +193,39 @@ def store(
         event_count=record.event_count + len(steps),
         updated_at=moment,
         bot_due=not finished and bot_due(record, seats, state),
+        clock=clock.dumps(),
+        deadline=clock.deadline() if timed else None,
+        ended_at=moment if finished else None,
     )
-    conn.execute(
-        UPDATE_GAME,
-        {
-            "b_game": record.id,
-            "b_status": new.status,
-            "b_version": new.version,
-            "b_snapshot": new.snapshot,
-            "b_to_act": new.to_act,
-            "b_result": new.result,
-            "b_events": new.event_count,
-            "b_updated": moment,
-            "b_bot_due": new.bot_due,
-        },
-    )
+    write_game(conn, new, reminders[0] if reminders else None)
     if finished:
         withhold_unshown_dice(conn, record)
     after_commit(conn, lambda: STATES.put((new.kind, new.snapshot), state))
     if new.bot_due:
         after_commit(conn, announce_bot_due)
     return new
+
+
+def write_game(conn: Connection, new: GameRecord, remind_at: Any = None) -> None:
+    """Write a game's row as ``new`` says (the one statement every change goes through)."""
+    conn.execute(
+        UPDATE_GAME,
+        {
+            "b_game": new.id,
+            "b_status": new.status,
+            "b_version": new.version,
+            "b_snapshot": new.snapshot,
+            "b_to_act": new.to_act,
+            "b_result": new.result,
+            "b_events": new.event_count,
+            "b_updated": new.updated_at,
+            "b_bot_due": new.bot_due,
+            "b_clock": new.clock,
+            "b_deadline": new.deadline,
+            "b_remind_at": remind_at,
+            "b_ended_at": new.ended_at,
+        },
+    )
 
 
 def withhold_unshown_dice(conn: Connection, record: GameRecord) -> None:
@@ -241,10 +307,21 @@ def apply_move(
         raise Refused("conflict", "not_started", "this game is waiting for players")
     if record.status == "finished":
         raise Refused("conflict", "finished", "this game is over", version=record.version)
+    if record.status != "active":
+        raise Refused("conflict", record.status, f"this game is {record.status}")
     seats = seats_of(conn, record.id)
     mine = [s.seat for s in seats if s.user_pk == user.id]
     if not mine:
         raise Refused("forbidden", "not_your_game", "you have no seat in this game")
+    seat = seats[mine[0]]
+    if seat.status == "autopilot":
+        raise Refused(
+            "conflict",
+            "autopilot",
+            "the autopilot plays your seat since you ran out of time; take it back first",
+        )
+    if seat.forfeited:
+        raise Refused("conflict", seat.status, "you have left this game")
     if expected_version != record.version:
         raise Refused(
             "conflict",
@@ -259,6 +336,15 @@ def apply_move(
     # The log keeps the action as the rules state it, never figures a client left out.
     action = entry.game.legal_action(before, mine[0], sent)
     steps: list[Step] = [(Acted(mine[0], action), None)]
+    if not seat.moved:
+        conn.execute(
+            update(SEATS)
+            .where(SEATS.c.game_id == record.id, SEATS.c.seat == seat.seat)
+            .values(moved=True)
+        )
+        seats[seat.seat] = replace(seat, moved=True)
+    if user.away_until is not None:
+        vacation.ended_away(conn, user.id, now())
     state = advance(conn, pool, record, seats, state, steps)
     new = store(conn, record, seats, state, steps)
     if key is not None:

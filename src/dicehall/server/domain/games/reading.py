@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, case, func, select
@@ -12,11 +13,15 @@ from sqlalchemy.engine import Row
 
 from dicehall.engine import codec
 from dicehall.engine.events import decode_event
+from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games.ending import ranking
+from dicehall.server.domain.games.pace import Clock, Pace
 from dicehall.server.domain.games.records import (
     EVENTS,
     GAMES,
+    SEAT_COLUMNS,
     SEATS,
     USERS,
     GameRecord,
@@ -25,6 +30,7 @@ from dicehall.server.domain.games.records import (
     fetch_game,
     load_options,
     load_state,
+    seat_of,
     seats_json,
     seats_of,
 )
@@ -53,6 +59,10 @@ def game_payload(record: GameRecord, seats: list[SeatInfo], user: User | None) -
         "legal": [],
         "result": None if record.result is None else json.loads(record.result),
         "bot_turn": bot_turn_of(record, seats),
+        "pace": pace_json(record),
+        "clock": clock_json(record, now()),
+        "ranking": ranking(record, seats),
+        "private": record.private,
     }
     if record.snapshot is not None:
         state = load_state(record)
@@ -62,14 +72,45 @@ def game_payload(record: GameRecord, seats: list[SeatInfo], user: User | None) -
     return payload
 
 
+def pace_json(record: GameRecord) -> dict[str, Any] | None:
+    """The game's pace as the API shows it (None: no clock)."""
+    pace = Pace.loads(record.pace)
+    return None if pace is None else pace.as_json()
+
+
+def clock_json(record: GameRecord, at: datetime) -> dict[str, Any] | None:
+    """Every seat's time left at ``at``, its deadline if its bank runs, and whether it runs
+    (None for a game without a clock)."""
+    if record.pace is None:
+        return None
+    pace = Pace.loads(record.pace)
+    clock = Clock.loads(record.clock) if record.clock else Clock.start(pace, record.seats)
+    running = clock.running if record.status == "active" else None
+    deadline = clock.deadline() if running is not None else None
+    return {
+        "seats": [
+            {
+                "seat": seat,
+                "remaining": round(
+                    clock.remaining(seat, at) if running == seat else clock.banks[seat], 3
+                ),
+                "deadline": deadline.isoformat() if running == seat and deadline else None,
+                "running": running == seat,
+            }
+            for seat in range(record.seats)
+        ]
+    }
+
+
 def bot_turn_of(record: GameRecord, seats: list[SeatInfo]) -> dict[str, Any] | None:
     # Who the game waits on when it is not a person: a bot (quick or slow), or the dice.
     if record.status != "active" or not record.bot_due:
         return None
     if record.to_act is None:
         return {"seat": None, "bot": None, "slow": False}
-    bot = seats[record.to_act].bot
-    return {"seat": record.to_act, "bot": bot, "slow": bot in entry_of(record.kind).slow_bots}
+    entry = entry_of(record.kind)
+    bot = seats[record.to_act].acting_bot(entry)
+    return {"seat": record.to_act, "bot": bot, "slow": bot in entry.slow_bots}
 
 
 def read_game(conn: Connection, game_id: int, user: User | None) -> dict[str, Any]:
@@ -101,19 +142,12 @@ def summaries(conn: Connection, rows: Sequence[Row[Any]], me: int) -> list[dict[
     by_game: dict[int, list[SeatInfo]] = {i: [] for i in ids}
     if ids:
         for r in conn.execute(
-            select(
-                SEATS.c.game_id,
-                SEATS.c.seat,
-                SEATS.c.user_pk,
-                USERS.c.user_id,
-                SEATS.c.bot,
-                SEATS.c.invited,
-            )
+            select(SEATS.c.game_id, *SEAT_COLUMNS)
             .select_from(SEATS.outerjoin(USERS, USERS.c.id == SEATS.c.user_pk))
             .where(SEATS.c.game_id.in_(ids))
             .order_by(SEATS.c.game_id, SEATS.c.seat)
         ):
-            by_game[r.game_id].append(SeatInfo(r.seat, r.user_pk, r.user_id, r.bot, r.invited))
+            by_game[r.game_id].append(seat_of(r))
     creator_pks = {row.created_by for row in rows if row.created_by is not None}
     creators: dict[int, str] = (
         dict(
@@ -146,6 +180,10 @@ def summaries(conn: Connection, rows: Sequence[Row[Any]], me: int) -> list[dict[
                 "updated_at": record.updated_at.isoformat(),
                 "standing": standing_of(record),
                 "winners": winners_of(record),
+                "pace": None if (pace := Pace.loads(record.pace)) is None else pace.name,
+                "deadline": None
+                if record.deadline is None or record.status != "active"
+                else record.deadline.isoformat(),
             }
         )
     return out
@@ -175,8 +213,8 @@ def winners_of(record: GameRecord) -> list[int] | None:
 
 
 def my_games(conn: Connection, user: User, limit: int = 200) -> list[dict[str, Any]]:
-    """My games, the ones waiting on me first (my turn, or an invitation to answer), then
-    the rest most recently moved first."""
+    """My games, the ones waiting on me first (my turn, the least time left first, or an
+    invitation to answer), then the rest most recently moved first."""
     order = case(
         ((GAMES.c.status == "active") & (GAMES.c.to_act == SEATS.c.seat), 0),
         ((GAMES.c.status == "waiting") & SEATS.c.invited.is_(True), 0),
@@ -184,11 +222,19 @@ def my_games(conn: Connection, user: User, limit: int = 200) -> list[dict[str, A
         (GAMES.c.status == "waiting", 2),
         else_=3,
     )
+    my_turn = (GAMES.c.status == "active") & (GAMES.c.to_act == SEATS.c.seat)
+    my_deadline = case((my_turn, GAMES.c.deadline), else_=None)
     rows = conn.execute(
         select(GAMES)
         .join(SEATS, SEATS.c.game_id == GAMES.c.id)
         .where(SEATS.c.user_pk == user.id)
-        .order_by(order, GAMES.c.updated_at.desc(), GAMES.c.id.desc())
+        .order_by(
+            order,
+            my_deadline.is_(None),
+            my_deadline,
+            GAMES.c.updated_at.desc(),
+            GAMES.c.id.desc(),
+        )
         .limit(limit)
     ).all()
     return summaries(conn, rows, user.id)

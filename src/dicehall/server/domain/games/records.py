@@ -48,6 +48,12 @@ class SeatInfo:
     bot: str | None
     #: The user was named by the game's creator and has not accepted yet.
     invited: bool = False
+    #: playing, resigned, timed_out or autopilot.
+    status: str = "playing"
+    #: The user has made a move in this game.
+    moved: bool = False
+    #: The game's version when the seat resigned or timed out.
+    left_version: int | None = None
 
     @property
     def is_open(self) -> bool:
@@ -59,6 +65,25 @@ class SeatInfo:
         """Taken by a bot or by a user who agreed to play."""
         return not self.is_open and not self.invited
 
+    @property
+    def is_person(self) -> bool:
+        """A person plays this seat (not a bot, and not the autopilot for them)."""
+        return self.user_pk is not None and self.status == "playing"
+
+    @property
+    def forfeited(self) -> bool:
+        """The seat resigned or ran out of time (and was not taken back)."""
+        return self.status != "playing"
+
+    def acting_bot(self, entry: games.GameEntry) -> str | None:
+        """The bot that plays this seat: its own, or the game's autopilot for a person who
+        resigned or ran out of time; None when a person plays it."""
+        if self.bot is not None:
+            return self.bot
+        if self.user_pk is not None and self.status != "playing":
+            return entry.autopilot_bot()
+        return None
+
     def as_json(self) -> dict[str, Any]:
         """The seat as the API shows it."""
         return {
@@ -67,6 +92,7 @@ class SeatInfo:
             "bot": self.bot,
             "open": self.is_open,
             "invited": self.invited,
+            "status": self.status,
         }
 
 
@@ -105,6 +131,14 @@ class GameRecord:
     event_count: int
     updated_at: datetime
     bot_due: bool = False
+    #: The pace and the clock as stored (see :mod:`~dicehall.server.domain.games.pace`).
+    pace: str | None = None
+    clock: str | None = None
+    deadline: datetime | None = None
+    #: Whether vacation may save a seat from a timeout, and whether only players may watch.
+    vacation: bool = True
+    private: bool = False
+    ended_at: datetime | None = None
 
     @classmethod
     def of(cls, row: Row[Any]) -> GameRecord:
@@ -122,6 +156,12 @@ class GameRecord:
             row.event_count,
             aware(row.updated_at),
             bool(row.bot_due),
+            row.pace,
+            row.clock,
+            None if row.deadline is None else aware(row.deadline),
+            bool(row.vacation),
+            bool(row.private),
+            None if row.ended_at is None else aware(row.ended_at),
         )
 
 
@@ -202,8 +242,18 @@ def load_options(record: GameRecord) -> Any:
 # recomputing their cache keys on every move, which was most of a move's CPU time.
 GAME_BY_ID = select(GAMES).where(GAMES.c.id == bindparam("b_game"))
 GAME_BY_ID_LOCKED = GAME_BY_ID.with_for_update()
+SEAT_COLUMNS = (
+    SEATS.c.seat,
+    SEATS.c.user_pk,
+    USERS.c.user_id,
+    SEATS.c.bot,
+    SEATS.c.invited,
+    SEATS.c.status,
+    SEATS.c.moved,
+    SEATS.c.left_version,
+)
 SEATS_OF = (
-    select(SEATS.c.seat, SEATS.c.user_pk, USERS.c.user_id, SEATS.c.bot, SEATS.c.invited)
+    select(*SEAT_COLUMNS)
     .select_from(SEATS.outerjoin(USERS, USERS.c.id == SEATS.c.user_pk))
     .where(SEATS.c.game_id == bindparam("b_game"))
     .order_by(SEATS.c.seat)
@@ -222,6 +272,10 @@ UPDATE_GAME = (
         updated_at=bindparam("b_updated"),
         bot_due=bindparam("b_bot_due"),
         driver_lease=None,
+        clock=bindparam("b_clock"),
+        deadline=bindparam("b_deadline"),
+        remind_at=bindparam("b_remind_at"),
+        ended_at=bindparam("b_ended_at"),
     )
 )
 FIND_KEY = select(KEYS.c.game_id, KEYS.c.request_hash).where(
@@ -242,4 +296,18 @@ def fetch_game(conn: Connection, game_id: int, *, lock: bool = False) -> GameRec
 def seats_of(conn: Connection, game_id: int) -> list[SeatInfo]:
     """The seats of a game in order, with user handles."""
     rows = conn.execute(SEATS_OF, {"b_game": game_id}).all()
-    return [SeatInfo(r.seat, r.user_pk, r.user_id, r.bot, r.invited) for r in rows]
+    return [seat_of(r) for r in rows]
+
+
+def seat_of(row: Row[Any] | Any) -> SeatInfo:
+    """A seat from a row with :data:`SEAT_COLUMNS`."""
+    return SeatInfo(
+        row.seat,
+        row.user_pk,
+        row.user_id,
+        row.bot,
+        row.invited,
+        row.status,
+        bool(row.moved),
+        row.left_version,
+    )

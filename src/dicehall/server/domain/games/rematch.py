@@ -9,6 +9,7 @@ from sqlalchemy import Connection
 
 from dicehall.server.core.models import User
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games.pace import Pace
 from dicehall.server.domain.games.records import GameRecord, SeatInfo, load_options, seats_of
 from dicehall.server.domain.games.seating import create_game
 from dicehall.server.domain.pool import DicePool
@@ -46,4 +47,15 @@ def rematch(
         )
     chosen = load_options(record)
     options: dict[str, object] = {f.name: getattr(chosen, f.name) for f in fields(chosen)}
-    return create_game(conn, pool, user, record.kind, options, rematch_specs(seats, user))
+    pace = Pace.loads(record.pace)
+    return create_game(
+        conn,
+        pool,
+        user,
+        record.kind,
+        options,
+        rematch_specs(seats, user),
+        pace="none" if pace is None else pace.spec(),
+        vacation=record.vacation,
+        private=record.private,
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Literal
 
@@ -14,6 +14,7 @@ from dicehall.engine import codec
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games.pace import BadPace, Pace, parse_pace
 from dicehall.server.domain.games.play import advance, store
 from dicehall.server.domain.games.records import (
     GAMES,
@@ -72,12 +73,51 @@ CREATES_PER_MINUTE = 30
 OPEN_GAMES_PER_USER = 10
 PENDING_INVITES_TO_ONE_USER = 3
 JOINS_PER_MINUTE = 30
+#: The most games one player may have in progress at once.
+ACTIVE_GAMES_PER_USER = 100
 
 
-def check_join_quota(conn: Connection, user: User) -> None:
+@dataclass(frozen=True)
+class GameLimits:
+    """How many games one player may sit in: in progress, and waiting for players (the
+    site's settings ``max_active_games`` and ``max_open_games``)."""
+
+    active: int = ACTIVE_GAMES_PER_USER
+    open: int = OPEN_GAMES_PER_USER
+
+
+def check_active_quota(conn: Connection, user_pk: int, limits: GameLimits) -> None:
+    """Refused (too many) when ``user_pk`` already plays ``limits.active`` games."""
+    playing = conn.execute(
+        select(func.count())
+        .select_from(GAMES.join(SEATS, SEATS.c.game_id == GAMES.c.id))
+        .where(SEATS.c.user_pk == user_pk, GAMES.c.status == "active")
+    ).scalar_one()
+    if playing >= limits.active:
+        raise Refused(
+            "too_many",
+            "too_many_active_games",
+            f"you already play {limits.active} games; finish one before starting another",
+        )
+
+
+def pace_for(raw: object, seats: Sequence[SeatInfo]) -> Pace | None:
+    """The game's pace: as asked, or by default ``daily`` between people and ``none`` for
+    one person against bots."""
+    if raw is None:
+        people = sum(1 for s in seats if s.user_pk is not None or s.is_open)
+        raw = "daily" if people > 1 else "none"
+    try:
+        return parse_pace(raw)
+    except BadPace as exc:
+        raise Refused("invalid", "invalid_pace", str(exc)) from exc
+
+
+def check_join_quota(conn: Connection, user: User, limits: GameLimits | None = None) -> None:
     """Refused (too many) when ``user`` may not join another game now: more than
-    ``JOINS_PER_MINUTE`` joins in the last minute, or seats already held in
-    ``OPEN_GAMES_PER_USER`` games still waiting for players."""
+    ``JOINS_PER_MINUTE`` joins in the last minute, seats already held in ``limits.open``
+    games still waiting for players, or ``limits.active`` games in progress."""
+    limits = limits or GameLimits()
     recent = conn.execute(
         select(func.count())
         .select_from(SEATS)
@@ -95,16 +135,20 @@ def check_join_quota(conn: Connection, user: User) -> None:
         .select_from(GAMES.join(SEATS, SEATS.c.game_id == GAMES.c.id))
         .where(SEATS.c.user_pk == user.id, GAMES.c.status == "waiting")
     ).scalar_one()
-    if waiting >= OPEN_GAMES_PER_USER:
+    if waiting >= limits.open:
         raise Refused(
             "too_many",
             "too_many_open_games",
-            f"you already sit in {OPEN_GAMES_PER_USER} games waiting for players",
+            f"you already sit in {limits.open} games waiting for players",
         )
+    check_active_quota(conn, user.id, limits)
 
 
-def check_create_quota(conn: Connection, creator: User, seats: list[SeatInfo]) -> None:
+def check_create_quota(
+    conn: Connection, creator: User, seats: list[SeatInfo], limits: GameLimits | None = None
+) -> None:
     """Refused (too many) when ``creator`` may not create this game now (see the quotas above)."""
+    limits = limits or GameLimits()
     moment = now()
     mine = GAMES.c.created_by == creator.id
     recent = conn.execute(
@@ -123,12 +167,14 @@ def check_create_quota(conn: Connection, creator: User, seats: list[SeatInfo]) -
         waiting = conn.execute(
             select(func.count()).select_from(GAMES).where(mine, GAMES.c.status == "waiting")
         ).scalar_one()
-        if waiting >= OPEN_GAMES_PER_USER:
+        if waiting >= limits.open:
             raise Refused(
                 "too_many",
                 "too_many_open_games",
-                f"you already have {OPEN_GAMES_PER_USER} games waiting for players",
+                f"you already have {limits.open} games waiting for players",
             )
+    else:
+        check_active_quota(conn, creator.id, limits)
     for other in {s.user_pk for s in seats if s.user_pk not in (None, creator.id)}:
         pending = conn.execute(
             select(func.count())
@@ -155,14 +201,24 @@ def create_game(
     kind: str,
     raw_options: dict[str, object],
     seat_specs: Sequence[str],
+    *,
+    pace: object = None,
+    vacation: bool = True,
+    private: bool = False,
+    limits: GameLimits | None = None,
 ) -> tuple[GameRecord, list[SeatInfo]]:
-    """Create a game; it starts at once unless seats are open. Caller commits."""
+    """Create a game; it starts at once unless seats are open. Caller commits.
+
+    ``pace`` is a preset name or ``{initial, increment, cap}`` (see :func:`pace_for`);
+    ``vacation`` lets a seat's vacation allowance save it from a timeout; ``private`` lets
+    only the players and invited watchers watch."""
     entry = entry_of(kind)
     game = entry.game
     options = game.options(raw_options)
     game.check_seats(len(seat_specs))
     seats = parse_seat_specs(conn, creator, seat_specs, entry.name)
-    check_create_quota(conn, creator, seats)
+    chosen_pace = pace_for(pace, seats)
+    check_create_quota(conn, creator, seats, limits)
     moment = now()
     game_id = conn.execute(
         insert(GAMES)
@@ -179,6 +235,9 @@ def create_game(
             created_by=creator.id,
             created_at=moment,
             updated_at=moment,
+            pace=None if chosen_pace is None else chosen_pace.dumps(),
+            vacation=vacation,
+            private=private,
         )
         .returning(GAMES.c.id)
     ).scalar_one()
@@ -202,7 +261,12 @@ def create_game(
 
 
 def join_game(
-    conn: Connection, pool: DicePool, user: User, record: GameRecord, seat: int | None
+    conn: Connection,
+    pool: DicePool,
+    user: User,
+    record: GameRecord,
+    seat: int | None,
+    limits: GameLimits | None = None,
 ) -> tuple[GameRecord, list[SeatInfo]]:
     """Take an open seat (the first, or the one asked for); the last one starts the game."""
     if record.status != "waiting":
@@ -213,7 +277,7 @@ def join_game(
     open_seats = [s for s in seats if s.is_open and (seat is None or s.seat == seat)]
     if not open_seats:
         raise Refused("conflict", "seat_taken", f"seat {seat} is not open")
-    check_join_quota(conn, user)
+    check_join_quota(conn, user, limits)
     chosen = open_seats[0]
     conn.execute(
         update(SEATS)
@@ -290,11 +354,19 @@ def answer_game(
 
 
 def call_off(conn: Connection, record: GameRecord) -> GameRecord:
-    record = replace(record, status="cancelled", version=record.version + 1, updated_at=now())
+    moment = now()
+    record = replace(
+        record, status="cancelled", version=record.version + 1, updated_at=moment, ended_at=moment
+    )
     conn.execute(
         update(GAMES)
         .where(GAMES.c.id == record.id)
-        .values(status=record.status, version=record.version, updated_at=record.updated_at)
+        .values(
+            status=record.status,
+            version=record.version,
+            updated_at=record.updated_at,
+            ended_at=moment,
+        )
     )
     return record
 

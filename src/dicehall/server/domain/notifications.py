@@ -1,0 +1,84 @@
+"""Notifications: what a user should know about their games (a game became their turn,
+their clock runs low, a seat ran out of time), kept in a list with a read mark and pushed
+through the WebSocket once the change that made them commits."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from sqlalchemy import Connection, Table, func, insert, select, update
+
+from dicehall.server.core.clock import now
+from dicehall.server.core.models import Notification
+from dicehall.server.core.txn import publish_after_commit
+
+NOTIFICATIONS = cast(Table, Notification.__table__)
+#: The most a list answer holds.
+PAGE = 50
+
+
+def add(conn: Connection, user_pk: int, kind: str, game_id: int | None, text: str) -> None:
+    """Tell ``user_pk`` something (stored now, pushed after the commit)."""
+    moment = now()
+    new_id = conn.execute(
+        insert(NOTIFICATIONS)
+        .values(
+            user_pk=user_pk,
+            kind=kind,
+            game_id=game_id,
+            text=text[:200],
+            created_at=moment,
+            read=False,
+        )
+        .returning(NOTIFICATIONS.c.id)
+    ).scalar_one()
+    message = {
+        "type": "notification",
+        "id": int(new_id),
+        "kind": kind,
+        "game": game_id,
+        "text": text[:200],
+        "created_at": moment.isoformat(),
+    }
+    publish_after_commit(conn, user_pk, message)
+
+
+def listing(
+    conn: Connection, user_pk: int, before: int | None = None, limit: int = PAGE
+) -> dict[str, Any]:
+    """A page of ``user_pk``'s notifications, newest first, and how many are unread."""
+    query = select(NOTIFICATIONS).where(NOTIFICATIONS.c.user_pk == user_pk)
+    if before is not None:
+        query = query.where(NOTIFICATIONS.c.id < before)
+    rows = conn.execute(query.order_by(NOTIFICATIONS.c.id.desc()).limit(limit)).all()
+    unread = conn.execute(
+        select(func.count())
+        .select_from(NOTIFICATIONS)
+        .where(NOTIFICATIONS.c.user_pk == user_pk, NOTIFICATIONS.c.read.is_(False))
+    ).scalar_one()
+    return {
+        "notifications": [
+            {
+                "id": r.id,
+                "kind": r.kind,
+                "game": r.game_id,
+                "text": r.text,
+                "created_at": r.created_at.isoformat(),
+                "read": bool(r.read),
+            }
+            for r in rows
+        ],
+        "unread": int(unread),
+        "next": rows[-1].id if len(rows) == limit else None,
+    }
+
+
+def mark_read(conn: Connection, user_pk: int, up_to: int | None) -> int:
+    """Mark ``user_pk``'s notifications read (all, or those up to id ``up_to``); return how
+    many were unread."""
+    query = update(NOTIFICATIONS).where(
+        NOTIFICATIONS.c.user_pk == user_pk, NOTIFICATIONS.c.read.is_(False)
+    )
+    if up_to is not None:
+        query = query.where(NOTIFICATIONS.c.id <= up_to)
+    return int(conn.execute(query.values(read=True)).rowcount)

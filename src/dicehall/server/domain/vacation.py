@@ -1,0 +1,133 @@
+"""Vacation: each account's allowance of time that saves its seats from timeouts.
+
+An account starts with 7 days, gains 2 days a month (30 days), and holds at most 30 days.
+When one of its seats would time out, an hour of allowance is spent and every deadline of
+the account inside that hour moves to its end (floating vacation: spent only when it saves a
+game). An announced absence (``away``) is paid for up front, moves every deadline before its
+end to its end, and any move ends it (the unused part is given back).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import Connection, Table, select, update
+
+from dicehall.server.core.clock import aware
+from dicehall.server.core.models import User
+from dicehall.server.domain.errors import Refused
+
+DAY = 24 * 3600
+SIGN_UP_ALLOWANCE = 7 * DAY
+MONTHLY_ALLOWANCE = 2 * DAY
+MOST_ALLOWANCE = 30 * DAY
+MONTH = 30 * DAY
+#: What one timeout saved by vacation costs, and how far it moves the deadline.
+FLOATING_HOUR = 3600
+
+USERS: Table = User.__table__  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, slots=True)
+class Allowance:
+    """An account's vacation as of ``at``: seconds left, and its windows."""
+
+    seconds: float
+    at: datetime
+    until: datetime | None
+    away_until: datetime | None
+
+    def covering(self, moment: datetime) -> datetime | None:
+        """The end of a paid window (floating hour or announced absence) that ``moment``
+        falls in, if any."""
+        ends = [end for end in (self.until, self.away_until) if end is not None and moment < end]
+        return max(ends) if ends else None
+
+
+def accrued(seconds: float, since: datetime | None, at: datetime) -> float:
+    """The allowance ``seconds`` held at ``since`` has grown to by ``at``."""
+    if since is None or at <= since:
+        return min(float(MOST_ALLOWANCE), seconds)
+    gained = (at - since).total_seconds() / MONTH * MONTHLY_ALLOWANCE
+    return min(float(MOST_ALLOWANCE), seconds + gained)
+
+
+def allowance(conn: Connection, user_pk: int, at: datetime, *, lock: bool = False) -> Allowance:
+    """An account's allowance now (its row locked for a write on PostgreSQL)."""
+    query = select(
+        USERS.c.vacation_seconds,
+        USERS.c.vacation_accrued_at,
+        USERS.c.vacation_until,
+        USERS.c.away_until,
+    ).where(USERS.c.id == user_pk)
+    row = conn.execute(query.with_for_update() if lock else query).one()
+    since = None if row.vacation_accrued_at is None else aware(row.vacation_accrued_at)
+    return Allowance(
+        accrued(row.vacation_seconds, since, at),
+        at,
+        None if row.vacation_until is None else aware(row.vacation_until),
+        None if row.away_until is None else aware(row.away_until),
+    )
+
+
+def _store(conn: Connection, user_pk: int, allowance_: Allowance) -> None:
+    conn.execute(
+        update(USERS)
+        .where(USERS.c.id == user_pk)
+        .values(
+            vacation_seconds=allowance_.seconds,
+            vacation_accrued_at=allowance_.at,
+            vacation_until=allowance_.until,
+            away_until=allowance_.away_until,
+        )
+    )
+
+
+def save_from_timeout(conn: Connection, user_pk: int, deadline: datetime) -> datetime | None:
+    """The new deadline for a seat of ``user_pk`` whose time ran out at ``deadline``: the
+    end of a window already paid for, or of a new floating hour (spent now); None when the
+    allowance cannot pay for an hour."""
+    held = allowance(conn, user_pk, deadline, lock=True)
+    covered = held.covering(deadline)
+    if covered is not None:
+        return covered
+    if held.seconds < FLOATING_HOUR:
+        return None
+    end = deadline + timedelta(seconds=FLOATING_HOUR)
+    _store(
+        conn,
+        user_pk,
+        Allowance(held.seconds - FLOATING_HOUR, held.at, end, held.away_until),
+    )
+    return end
+
+
+def go_away(conn: Connection, user_pk: int, until: datetime, at: datetime) -> Allowance:
+    """Announce an absence until ``until``, paid from the allowance now (a longer absence
+    than the allowance is refused; announcing again replaces the last one, refunding it)."""
+    if until <= at:
+        raise Refused("invalid", "invalid_away", "an absence must end in the future")
+    held = ended_away(conn, user_pk, at)
+    wanted = (until - at).total_seconds()
+    if wanted > held.seconds:
+        days = held.seconds / DAY
+        raise Refused(
+            "invalid",
+            "not_enough_vacation",
+            f"you have {days:.1f} days of vacation left; that absence needs {wanted / DAY:.1f}",
+        )
+    new = Allowance(held.seconds - wanted, at, held.until, until)
+    _store(conn, user_pk, new)
+    return new
+
+
+def ended_away(conn: Connection, user_pk: int, at: datetime) -> Allowance:
+    """End an announced absence at ``at`` (a move ends it), giving back its unused part."""
+    held = allowance(conn, user_pk, at, lock=True)
+    if held.away_until is None:
+        return held
+    unused = max(0.0, (held.away_until - at).total_seconds())
+    new = Allowance(min(float(MOST_ALLOWANCE), held.seconds + unused), at, held.until, None)
+    _store(conn, user_pk, new)
+    return new
