@@ -265,7 +265,8 @@ def test_a_three_seat_game_plays_on_under_autopilot_and_ranks_the_absent_seat_la
         assert client.post(f"{API}/games/{game['id']}/accept", headers=headers).status_code == 200
     players = {1: alice, 2: bob}
     rng = random.Random(8)
-    game = fetch(client, game["id"], alice)
+    game_id = game["id"]
+    game = fetch(client, game_id, alice)
     for _ in range(600):
         if game["status"] != "active":
             break
@@ -274,7 +275,7 @@ def test_a_three_seat_game_plays_on_under_autopilot_and_ranks_the_absent_seat_la
             game = play(client, players[seat], fetch(client, game["id"], players[seat]), rng)
         else:  # carol's turn: she is away; her clock runs out and the autopilot takes over
             game = wait_for(
-                lambda: (g := fetch(client, game["id"], alice))["to_act"] != 0 and g, 3 + 5
+                lambda: (g := fetch(client, game_id, alice))["to_act"] != 0 and g, 3 + 5
             )
             assert game["seats"][0]["status"] == "autopilot"
     else:
@@ -375,3 +376,44 @@ def two_people_again(client: TestClient, make_user: MakeUser) -> tuple[Any, dict
     accepted = client.post(f"{API}/games/{game['id']}/accept", headers=eve)
     assert accepted.status_code == 200
     return accepted.json(), {0: dora, 1: eve}
+
+
+@pytest.mark.parametrize("ending", ["abort", "timeout"])
+def test_a_batch_an_ended_game_drew_from_is_revealed_once_spent(
+    client: TestClient, make_user: MakeUser, ending: str
+) -> None:
+    from tests.server.test_games_api import create as create_pig
+    from tests.server.test_games_api import play_to_end
+
+    alice, bob = make_user("alice"), make_user("bob")
+    # Pig's first roll is made at once: the game draws from the first batch.
+    cut = create(
+        client,
+        alice,
+        {
+            "game": "pig",
+            "seats": ["me", "bob"],
+            "options": {"target": 1000},
+            "pace": TINY,
+            "vacation": False,
+        },
+    )
+    cut = client.post(f"{API}/games/{cut['id']}/accept", headers=bob).json()
+    assert cut["status"] == "active"
+    if ending == "abort":
+        answer = client.post(
+            f"{API}/games/{cut['id']}/abort",
+            json={"expected_version": cut["version"]},
+            headers=bob,
+        )
+        assert answer.status_code == 200, answer.text
+    else:
+        time.sleep(3.2)
+    assert fetch(client, cut["id"], alice)["status"] == "aborted"
+    first: dict[str, Any] = {}
+    for _ in range(40):  # until the first batch of 40 sets is spent
+        play_to_end(client, {0: alice}, create_pig(client, alice, ["me", "bot:random"], target=30))
+        first = client.get(f"{API}/fairness").json()["batches"][0]
+        if first["revealed"]:
+            break
+    assert first["revealed"], "the batch the ended game drew from should be revealed"
