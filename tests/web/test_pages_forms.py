@@ -455,3 +455,28 @@ def test_terminal_rules_keep_the_option_names() -> None:
         assert "<!-- options -->" not in text and "Set them with `-o name=value`" in text
         for spec in forms.option_fields(name):
             assert f"`{spec.name}`" in text
+
+
+def test_the_new_game_form_sets_the_pace_vacation_and_privacy(web: TestClient) -> None:
+    csrf = _signup(web, "hank")
+    page = web.get("/new/boss").text
+    assert 'name="pace"' in page and 'value="days-14"' in page
+    assert re.search(r'id="f-vacation"[^>]*checked', page), "vacation is allowed by default"
+    answer = web.post(
+        "/new/boss", data={"csrf_token": csrf, "opp1": "bot:random", "pace": "sometimes"}
+    )
+    assert answer.status_code == 422
+    assert "Choose one of the paces" in _error_of(answer.text, "pace")
+    answer = web.post(
+        "/new/boss",
+        data={"csrf_token": csrf, "opp1": "bot:random", "pace": "days-2", "private": "on"},
+    )
+    assert answer.status_code == 303, answer.text
+    game = web.get("/api/v1" + answer.headers["location"]).json()
+    assert game["pace"]["name"] == "days-2" and game["private"] is True
+    assert game["vacation"] is False  # the box was left unticked
+    default = web.post(
+        "/new/boss", data={"csrf_token": csrf, "opp1": "bot:random", "vacation": "on"}
+    )
+    made = web.get("/api/v1" + default.headers["location"]).json()
+    assert made["pace"] is None and made["vacation"] is True and made["private"] is False

@@ -274,6 +274,7 @@ class Game(_Answer):
         "first). Null until it is over."
     )
     private: bool = Field(description="Only the players and invited users may watch.")
+    vacation: bool = Field(description="A seat's vacation allowance may save it from a timeout.")
 
 
 class GameMove(Game):

@@ -253,3 +253,26 @@ def labelled(message: str, fields: list[OptionField]) -> str:
         text = re.sub(rf"'?(?<!\w){re.escape(spec.name)}(?!\w)'?", f"“{spec.label}”", text)
     text = re.sub(r"\boption “", "“", text)
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
+
+
+#: The new-game form's paces: (value, words); "" is the default (daily between people,
+#: none against bots only).
+PACE_CHOICES: tuple[tuple[str, str], ...] = (
+    ("", "Default: 3 days a move between people, no clock against bots"),
+    ("live", "Live: 3 minutes, +20 s a turn"),
+    ("brisk", "Brisk: 1 day, +4 h a turn, at most 2 days"),
+    ("daily", "Daily: 3 days, +12 h a turn, at most 5 days"),
+    ("relaxed", "Relaxed: 5 days, +1 day a turn, at most 7 days"),
+    *((f"days-{n}", f"{n} day{'s' if n > 1 else ''} per move") for n in range(1, 15)),
+    ("none", "No clock"),
+)
+
+
+def pace_choice(form: Form) -> str | None:
+    """The pace chosen on the new-game form (None: the default); an unknown one is marked
+    as the field's error."""
+    chosen = form.get("pace").strip()
+    if chosen not in {value for value, _ in PACE_CHOICES}:
+        form.error("pace", "Choose one of the paces in the list.")
+        return None
+    return chosen or None

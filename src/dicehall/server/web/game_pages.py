@@ -195,6 +195,7 @@ def _new_game_page(
         rows=rows,
         min_opponents=entry.game.min_seats - 1,
         max_opponents=entry.game.max_seats - 1,
+        paces=forms.PACE_CHOICES,
         status_code=status_code,
     )
 
@@ -207,6 +208,7 @@ def _default_new_game_form(game: str) -> Form:
     # As many bot opponents as the game's usual table has (Bull's Eye: three players).
     for row in range(1, max(2, entry.game.default_seats)):
         values[f"opp{row}"] = f"bot:{bot}"
+    values["vacation"] = "on"
     return Form(values)
 
 
@@ -239,6 +241,7 @@ async def new_game(request: Request, who: Member, game: str) -> Response:
             form.error(f"user{row}", "That is you; invite someone else.")
     raw = forms.raw_options(entry.name, form)
     forms.option_errors(entry.name, raw, form)
+    pace = forms.pace_choice(form)
     if form.ok:
         try:
             record, seats = await run_db(
@@ -246,7 +249,15 @@ async def new_game(request: Request, who: Member, game: str) -> Response:
                 write,
                 services,
                 lambda conn: gameservice.create_game(
-                    conn, services.pool, user, entry.name, raw, specs
+                    conn,
+                    services.pool,
+                    user,
+                    entry.name,
+                    raw,
+                    specs,
+                    pace=pace,
+                    vacation=bool(form.get("vacation")),
+                    private=bool(form.get("private")),
                 ),
             )
         except Refused as exc:

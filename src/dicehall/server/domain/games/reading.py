@@ -63,6 +63,7 @@ def game_payload(record: GameRecord, seats: list[SeatInfo], user: User | None) -
         "clock": clock_json(record, now()),
         "ranking": ranking(record, seats),
         "private": record.private,
+        "vacation": record.vacation,
     }
     if record.snapshot is not None:
         state = load_state(record)
