@@ -417,3 +417,24 @@ def test_a_batch_an_ended_game_drew_from_is_revealed_once_spent(
         if first["revealed"]:
             break
     assert first["revealed"], "the batch the ended game drew from should be revealed"
+
+
+def test_games_waiting_on_me_come_least_time_left_first(
+    client: TestClient, make_user: MakeUser
+) -> None:
+    alice, bob = make_user("alice"), make_user("bob")
+    made = []
+    for pace in ("days-1", "days-5", "days-3"):
+        game = create(
+            client,
+            alice,
+            {"game": "boatzee", "seats": ["me", "bob"], "pace": pace},
+        )
+        accepted = client.post(f"{API}/games/{game['id']}/accept", headers=bob).json()
+        assert accepted["to_act"] == 0
+        made.append(game["id"])
+    listed = client.get(f"{API}/games", headers=alice).json()
+    mine = [g["id"] for g in listed if g["your_turn"]]
+    assert mine == [made[0], made[2], made[1]]
+    deadlines = [g["deadline"] for g in listed if g["your_turn"]]
+    assert deadlines == sorted(deadlines)

@@ -86,6 +86,12 @@ def test_banks_stay_between_zero_and_the_cap(
         before = clock
         clock = clock.pass_to(pace, seat, at)
         assert all(0.0 <= bank <= cap for bank in clock.banks)
+        # Stored and read back, the clock is the same; its reminders fall inside the turn.
+        assert Clock.loads(clock.dumps()) == clock
+        deadline = clock.deadline()
+        for mark in clock.reminders():
+            assert clock.since is not None and deadline is not None
+            assert clock.since <= mark <= deadline
         for other in range(4):
             if other != before.running:
                 assert clock.banks[other] == before.banks[other]

@@ -195,6 +195,10 @@ class Seat(_Answer):
         "`autopilot` (ran out of time in a game of 3+ seats: the game's autopilot bot plays "
         "it until its owner takes it back)."
     )
+    moved: bool = Field(
+        description="The seated user has made a move in this game (a game may be aborted "
+        "while some person at it has not)."
+    )
 
 
 class PaceOut(_Answer):

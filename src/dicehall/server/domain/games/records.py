@@ -93,6 +93,7 @@ class SeatInfo:
             "open": self.is_open,
             "invited": self.invited,
             "status": self.status,
+            "moved": self.moved,
         }
 
 
