@@ -11,6 +11,7 @@ import random
 import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -302,6 +303,12 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(client, "GET", "/users/me", 200, me)
         call(client, "PATCH", "/users/me", 200, me, body={"about": "fuzzing"})
         call(client, "GET", "/users/{user_id}", 200, me, path_parameters={"user_id": "friend"})
+        call(client, "GET", "/users/me/vacation", 200, me)
+        until = (datetime.now(UTC) + timedelta(days=1)).isoformat()
+        call(client, "POST", "/users/me/away", 200, me, body={"until": until})
+        call(client, "DELETE", "/users/me/away", 200, me)
+        call(client, "GET", "/notifications", 200, me, query={"limit": 5})
+        call(client, "POST", "/notifications/read", 200, me, body={"up_to": None})
         call(client, "GET", "/tokens", 200, me)
         token = call(client, "POST", "/tokens", 201, me, body={"name": "sweep"})
         at = {"token_id": token["id"]}

@@ -81,7 +81,28 @@ def _static_dir() -> str:
 
 
 def _routers() -> list[APIRouter]:
-    from dicehall.server.api import accounts, hints
+    from dicehall.server.api import (
+        accounts,
+        hints,
+        history,
+        notifications,
+        replay,
+        vacation,
+        watching,
+    )
     from dicehall.server.web import pages
 
-    return [accounts.router, games.router, hints.router, fairness.router, ws.router, pages.router]
+    return [
+        accounts.router,
+        # Before the games: /games/live must not be taken for /games/{game_id}.
+        watching.router,
+        games.router,
+        hints.router,
+        replay.router,
+        vacation.router,
+        notifications.router,
+        history.router,
+        fairness.router,
+        ws.router,
+        pages.router,
+    ]

@@ -22,6 +22,7 @@ from dicehall.server.api.schemas import (
     ApiToken,
     NewApiToken,
     PasswordChanged,
+    PublicProfile,
     SignedIn,
     SignedOut,
     TokenRevoked,
@@ -30,7 +31,7 @@ from dicehall.server.api.schemas import (
 )
 from dicehall.server.core.models import AuthSession, User
 from dicehall.server.core.security import SESSION_COOKIE
-from dicehall.server.domain import accounts
+from dicehall.server.domain import accounts, reliability
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.push import session_credential, token_credential
 from dicehall.server.domain.services import Services
@@ -291,12 +292,15 @@ def edit_profile(body: ProfileEdit, user: CurrentUser, services: ServicesDep) ->
 @router.get(
     "/users/{user_id}",
     operation_id="users-get",
-    response_model=UserProfile,
+    response_model=PublicProfile,
     responses=errors(404, 422),
 )
 def profile(user_id: str, db: DbDep) -> dict[str, Any]:
-    """Anyone's public profile, by user id (any case)."""
-    return accounts.user_payload(accounts.find_user(db, user_id))
+    """Anyone's public profile, by user id (any case), with their reliability: games
+    finished, timeouts, and the median time they take over a turn."""
+    user = accounts.find_user(db, user_id)
+    shown = reliability.reliability(db.connection(), user.id)
+    return {**accounts.user_payload(user), "reliability": shown}
 
 
 @router.post(

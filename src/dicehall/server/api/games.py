@@ -345,9 +345,9 @@ async def post_action(
     key = idempotency_key.strip() if idempotency_key else None
     bound_to = gameservice.request_hash(game_id, body.action, body.expected_version)
 
-    Pushes = list[tuple[int, dict[str, Any]]]
+    Changed = tuple[GameRecord, list[SeatInfo]] | None
 
-    def work(conn: Connection) -> tuple[dict[str, Any], Pushes]:
+    def work(conn: Connection) -> tuple[dict[str, Any], Changed]:
         # Lock first, then look the key up: a twin request that committed while we waited
         # for the lock is then seen, and answered as a replay rather than as stale.
         record = gameservice.fetch_game(conn, game_id, lock=True)
@@ -356,14 +356,14 @@ async def post_action(
         if key is not None:
             done = gameservice.find_replay(conn, user, key, bound_to)
             if done is not None:
-                return _replayed(conn, done, game_id, user), []
+                return _replayed(conn, done, game_id, user), None
         record, seats = gameservice.apply_move(
             conn, services.pool, user, record, body.action, body.expected_version, key
         )
         if record.status == "finished":
             services.pool.reveal_ready(conn)
         payload = {**gameservice.game_payload(record, seats, user), "replayed": False}
-        return payload, gameservice.pushes(record, seats)
+        return payload, (record, seats)
 
     def replay_after_race(conn: Connection) -> dict[str, Any]:
         assert key is not None
@@ -374,18 +374,18 @@ async def post_action(
 
     try:
         try:
-            payload, pushes = await run_db(services, write, services, work)
+            payload, changed = await run_db(services, write, services, work)
         except _Overdue:
             # The mover's clock (or another's) ran out: that is applied first, on its own.
             await settle(services, game_id)
-            payload, pushes = await run_db(services, write, services, work)
+            payload, changed = await run_db(services, write, services, work)
     except IntegrityError:
         # The same key raced in from a second request and won: answer as a replay.
         if key is None:
             raise
         return driver.describe(await run_db(services, read, services, replay_after_race))
-    for user_pk, message in pushes:
-        services.broker.publish(user_pk, message)
+    if changed is not None:
+        notify(services, *changed)
     return driver.describe(payload)
 
 
@@ -403,11 +403,13 @@ def _replayed(conn: Connection, stored_game: int, game_id: int, user: User) -> d
     "/games/{game_id}/log",
     operation_id="games-log",
     response_model=GameLog,
-    responses=errors(404, 409, 422),
+    responses=errors(401, 404, 409, 422),
 )
-async def log(game_id: GameId, services: ServicesDep) -> dict[str, Any]:
+async def log(game_id: GameId, services: ServicesDep, user: OptionalUser) -> dict[str, Any]:
     """A finished game's full event log, every die revealed, for replay and audit."""
-    return await run_db(services, read, services, lambda conn: gameservice.event_log(conn, game_id))
+    return await run_db(
+        services, read, services, lambda conn: gameservice.event_log(conn, game_id, user)
+    )
 
 
 @router.get(

@@ -199,6 +199,10 @@ class Seat(_Answer):
         description="The seated user has made a move in this game (a game may be aborted "
         "while some person at it has not)."
     )
+    away_until: str | None = Field(
+        description="The end of the seated user's announced absence (ISO 8601): a deadline "
+        "of theirs that runs out before it moves to it. Null when they are not away."
+    )
 
 
 class PaceOut(_Answer):
@@ -407,6 +411,39 @@ class GameEvents(_Answer):
     outcome: GameOutcome | None = Field(description="Set once the game is over.")
 
 
+class ReplayFrame(_Answer):
+    """One event of a replay: as a spectator sees it once the game is over, with the
+    position and the scores after it."""
+
+    index: int = Field(description="Its place in the game's event log, from 0.")
+    seat: int | None = Field(description="The seat that acted; null for dice.")
+    event: dict[str, Any] = Field(
+        description="The event (game-specific); dice never shown to the table are "
+        '`{"hidden": true, "count": n}`.'
+    )
+    lines: list[StoryLine] = Field(description="The event told in sentences, with its dice.")
+    view: dict[str, Any] = Field(
+        description="A spectator's view of the position after the event (game-specific)."
+    )
+    standing: StandingOut | None = Field(
+        description="Each seat's score after the event; null for a game that does not say."
+    )
+
+
+class Replay(_Answer):
+    """A game that is over (finished or aborted), one frame per event, for its replay."""
+
+    id: int
+    game: str = Field(description="The kind of game, e.g. `tenthousand`.")
+    seats: list[Seat]
+    frames: list[ReplayFrame] = Field(description="One frame per event of the log, in order.")
+    result: GameResult | None = Field(description="How the game ended; null when aborted.")
+    ranking: list[int] | None = Field(
+        description="The site's ranking, seats best first (resigned and timed-out seats "
+        "last); null when aborted."
+    )
+
+
 class Hint(_Answer):
     """Odds and the best choice for the caller's own seat."""
 
@@ -459,3 +496,129 @@ class RevealedBatch(_Answer):
     )
     served_to: list[int | None] = Field(description="The game each set went to, if any.")
     withheld: list[int] = Field(description="The places of the withheld sets.")
+
+
+# -- vacation and notifications ----------------------------------------------------------------
+
+
+class VacationState(_Answer):
+    """My vacation: the allowance left, and the windows that move my deadlines now."""
+
+    allowance_seconds: float = Field(
+        description="Seconds of vacation left (7 days at sign-up, +2 days a month, at most 30)."
+    )
+    away_until: str | None = Field(
+        description="The end of my announced absence (ISO 8601); null when none is running."
+    )
+    vacation_until: str | None = Field(
+        description="The end of the floating hour last spent to save a seat (ISO 8601); null "
+        "when it has passed."
+    )
+
+
+class NotificationOut(_Answer):
+    """Something I should know about one of my games."""
+
+    id: int
+    kind: str = Field(
+        description="`your_turn`, `time_low` (80% of the turn's time used, or an hour left), "
+        "`vacation` (vacation moved a deadline) or `timed_out`."
+    )
+    game: int | None = Field(description="The game it is about, if any.")
+    text: str = Field(description="What to tell the user, as a sentence.")
+    created_at: str = _moment()
+    read: bool
+
+
+class NotificationList(_Answer):
+    """A page of my notifications, newest first."""
+
+    notifications: list[NotificationOut]
+    unread: int = Field(description="How many of all my notifications are unread.")
+    next: int | None = Field(
+        description="Send it as `before` for the next (older) page; null on the last page."
+    )
+
+
+class NotificationsMarked(_Answer):
+    """How many of my notifications were marked read."""
+
+    marked: int = Field(description="How many unread notifications are read now.")
+
+
+# -- history and reliability -------------------------------------------------------------------
+
+
+class Reliability(_Answer):
+    """How reliable a player is: games finished, timeouts, time taken per turn."""
+
+    games_finished: int = Field(description="Finished games the player had a seat in.")
+    timeouts: int = Field(description="How many times a seat of theirs ran out of time.")
+    median_turn_seconds: float | None = Field(
+        description="The median seconds they took over a turn (their last 200 turns at "
+        "most); null before their first timed turn."
+    )
+    median_turn: str | None = Field(
+        description='The same in words, e.g. "2 h 5 min"; null before their first timed turn.'
+    )
+
+
+class PublicProfile(UserProfile):
+    """A user's public profile, with their reliability."""
+
+    reliability: Reliability
+
+
+class HistoryGame(GameSummary):
+    """A game in a player's history: its summary, and how it ended for that player."""
+
+    result: Literal["win", "loss", "draw"] | None = Field(
+        description="The history's player's result: `win` (the only winner), `draw` (a "
+        "shared win) or `loss`; null for a game in progress."
+    )
+    ended_at: str | None = Field(
+        description="When the game ended (ISO 8601); null for a game in progress.",
+        json_schema_extra={"format": "date-time"},
+    )
+
+
+class GameHistory(_Answer):
+    """A page of a player's games, newest first."""
+
+    games: list[HistoryGame]
+    next: str | None = Field(
+        description="Send it as `cursor` (with the same filters) for the next page; null on "
+        "the last page."
+    )
+
+
+class WinLossDraw(_Answer):
+    """How many games a player won, lost, and shared the win of."""
+
+    win: int
+    loss: int
+    draw: int
+
+
+class PlayerRecord(_Answer):
+    """A player's wins, losses and draws in finished games, per game."""
+
+    games: dict[str, WinLossDraw] = Field(
+        description="By game name (e.g. `tenthousand`); games never finished are left out."
+    )
+
+
+# -- spectators --------------------------------------------------------------------------------
+
+
+class Watchers(_Answer):
+    """Who may watch a game besides its players, and how many watch it now."""
+
+    watchers: list[str] = Field(
+        description="The user ids the players invited to watch (what lets them watch a "
+        "private game)."
+    )
+    watching: int = Field(
+        description="Spectators' sockets following the game now, on every server process "
+        "(the players' own boards are not counted)."
+    )

@@ -1,10 +1,17 @@
-"""The push socket: one WebSocket per signed-in user ("your turn", "game updated").
+"""The push socket: one WebSocket per signed-in user ("your turn", "game updated"), which may
+also follow one game as a spectator (``?watch=ID``, signed in or not).
 
 Each user may hold ``sockets_per_user`` sockets on one server process; one more is refused
 with close code 4429 before it is accepted (the sockets already open keep working, and a
 browser retries later). A socket lives as long as what signed it in: it is closed with code
 4401 when its session ends (log-out, a password change elsewhere) or its API token is
 revoked, on whichever process it is connected to.
+
+A socket opened with ``?watch=ID`` follows game ID: a signed-out visitor may open one too.
+A game the socket may not watch (none such, or private and not its players' or guests')
+is refused with close code 4404 before it is accepted; a guest whose invitation is
+withdrawn has the socket closed with 4404. Spectators are counted (a player's own board is
+not) and hear each change of the count.
 """
 
 from __future__ import annotations
@@ -18,16 +25,25 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from dicehall.server.api.deps import authenticate
+from dicehall.server.core.ids import in_id_range
 from dicehall.server.core.security import digest
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games.watching import watch_access
 from dicehall.server.domain.push import (
     CLOSE_SIGNED_OUT,
     CLOSE_TOO_MANY,
+    SOCKET_QUEUE,
+    Subscription,
     TooManySockets,
+    Watch,
     session_credential,
     token_credential,
+    watching_message,
 )
 from dicehall.server.domain.services import Services
+
+#: Close code (sent instead of accepting) for a game the socket may not follow.
+CLOSE_NO_GAME = 4404
 
 router = APIRouter(prefix="/api/v1", tags=["push"])
 
@@ -48,9 +64,30 @@ def _who(websocket: WebSocket, services: Services) -> tuple[int, str] | None:
         return user.id, token_credential(digest(secret.strip()))
 
 
+def _watched(websocket: WebSocket) -> int | None:
+    """The game ``?watch=`` names: its id (0 for what can name no game), None when the
+    socket follows no game."""
+    raw = websocket.query_params.get("watch")
+    if raw is None:
+        return None
+    return int(raw) if raw.isdigit() and len(raw) <= 10 and in_id_range(int(raw)) else 0
+
+
+def _access(services: Services, game_id: int, user_pk: int | None) -> bool | None:
+    """Whether ``user_pk`` plays game ``game_id``; None when they may not watch it."""
+    with services.read_conn() as conn:
+        try:
+            return watch_access(conn, game_id, user_pk)
+        except Refused:
+            return None
+
+
 @router.websocket("/ws")
 async def push_socket(websocket: WebSocket) -> None:
-    """Sends ``{"type": "game", "game": id, "version": v, "your_turn": bool}`` on each change."""
+    """Sends ``{"type": "game", "game": id, "version": v, "your_turn": bool}`` on each change
+    of my games; with ``?watch=ID``, ``{"type": "game", "game": ID, "version": v, "status":
+    s}`` on each change of game ID (to spectators) and ``{"type": "watching", "game": ID,
+    "watching": n, "seq": s}`` when its count of spectators changes."""
     services: Services = websocket.app.state.services
     origin = websocket.headers.get("origin")
     if origin and "authorization" not in websocket.headers:
@@ -58,36 +95,69 @@ async def push_socket(websocket: WebSocket) -> None:
         if urlsplit(origin).netloc != host:
             await websocket.close(code=4403, reason="cross-site socket refused")
             return
+    watched = _watched(websocket)
     who = await run_in_threadpool(_who, websocket, services)
-    if who is None:
+    if who is None and watched is None:
         await websocket.close(code=4401, reason="sign in first")
         return
-    user_pk, credential = who
+    user_pk, credential = who if who is not None else (None, None)
+    seated: bool | None = False
+    if watched is not None:
+        seated = await run_in_threadpool(_access, services, watched, user_pk) if watched else None
+        if seated is None:
+            await websocket.close(code=CLOSE_NO_GAME, reason="there is no such game to watch")
+            return
     try:
-        async with services.broker.subscribe(
-            user_pk, credential, limit=services.settings.sockets_per_user
-        ) as subscription:
+        async with contextlib.AsyncExitStack() as stack:
+            subscription: Subscription | None = None
+            watch: Watch | None = None
+            if user_pk is not None:
+                subscription = await stack.enter_async_context(
+                    services.broker.subscribe(
+                        user_pk, credential, limit=services.settings.sockets_per_user
+                    )
+                )
+            queue = (
+                subscription.queue
+                if subscription is not None
+                else asyncio.Queue[dict[str, Any]](maxsize=SOCKET_QUEUE)
+            )
+            if watched:
+                watch = await stack.enter_async_context(
+                    services.broker.watch(watched, queue, user_pk=user_pk, counted=not seated)
+                )
             await websocket.accept()
             await websocket.send_json({"type": "hello"})
-            await _serve(websocket, subscription.queue, subscription.ended)
-            if subscription.ended.is_set():
-                with contextlib.suppress(Exception):  # the client may be gone already
-                    await websocket.close(code=CLOSE_SIGNED_OUT, reason=subscription.reason)
-    except TooManySockets:
+            if watch is not None and not watch.counted:
+                # A player is not counted, so no count is published for them: tell them now.
+                count, seq = await services.broker.watching(watch.game_id)
+                await websocket.send_json(watching_message(watch.game_id, count, seq))
+            ends = [s.ended for s in (subscription, watch) if s is not None]
+            await _serve(websocket, queue, *ends)
+            for why, code in ((subscription, CLOSE_SIGNED_OUT), (watch, CLOSE_NO_GAME)):
+                if why is not None and why.ended.is_set():
+                    with contextlib.suppress(Exception):  # the client may be gone already
+                        await websocket.close(code=code, reason=why.reason)
+                    break
+    except TooManySockets as refused:
         limit = services.settings.sockets_per_user
         await websocket.close(
-            code=CLOSE_TOO_MANY, reason=f"at most {limit} open sockets per user; close one"
+            code=CLOSE_TOO_MANY,
+            reason=f"at most {limit} open sockets per user; close one"
+            if user_pk is not None
+            else str(refused),
         )
 
 
 async def _serve(
-    websocket: WebSocket, queue: asyncio.Queue[dict[str, Any]], ended: asyncio.Event
+    websocket: WebSocket, queue: asyncio.Queue[dict[str, Any]], *ended: asyncio.Event
 ) -> None:
-    """Forward pushes until the client leaves or the socket's sign-in ends."""
+    """Forward pushes until the client leaves, the socket's sign-in ends or it may no longer
+    watch its game."""
     tasks = [
         asyncio.create_task(_send_all(websocket, queue)),
         asyncio.create_task(_drain(websocket)),
-        asyncio.create_task(ended.wait()),
+        *(asyncio.create_task(event.wait()) for event in ended),
     ]
     try:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)

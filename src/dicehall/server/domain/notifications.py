@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from sqlalchemy import Connection, Table, func, insert, select, update
 
-from dicehall.server.core.clock import now
+from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import Notification
 from dicehall.server.core.txn import publish_after_commit
 
@@ -50,12 +50,9 @@ def listing(
     query = select(NOTIFICATIONS).where(NOTIFICATIONS.c.user_pk == user_pk)
     if before is not None:
         query = query.where(NOTIFICATIONS.c.id < before)
-    rows = conn.execute(query.order_by(NOTIFICATIONS.c.id.desc()).limit(limit)).all()
-    unread = conn.execute(
-        select(func.count())
-        .select_from(NOTIFICATIONS)
-        .where(NOTIFICATIONS.c.user_pk == user_pk, NOTIFICATIONS.c.read.is_(False))
-    ).scalar_one()
+    # One more than a page, to tell whether an older page exists.
+    found = conn.execute(query.order_by(NOTIFICATIONS.c.id.desc()).limit(limit + 1)).all()
+    rows = found[:limit]
     return {
         "notifications": [
             {
@@ -63,14 +60,24 @@ def listing(
                 "kind": r.kind,
                 "game": r.game_id,
                 "text": r.text,
-                "created_at": r.created_at.isoformat(),
+                "created_at": aware(r.created_at).isoformat(),
                 "read": bool(r.read),
             }
             for r in rows
         ],
-        "unread": int(unread),
-        "next": rows[-1].id if len(rows) == limit else None,
+        "unread": unread(conn, user_pk),
+        "next": rows[-1].id if len(found) > limit else None,
     }
+
+
+def unread(conn: Connection, user_pk: int) -> int:
+    """How many of ``user_pk``'s notifications are unread."""
+    count = conn.execute(
+        select(func.count())
+        .select_from(NOTIFICATIONS)
+        .where(NOTIFICATIONS.c.user_pk == user_pk, NOTIFICATIONS.c.read.is_(False))
+    ).scalar_one()
+    return int(count)
 
 
 def mark_read(conn: Connection, user_pk: int, up_to: int | None) -> int:

@@ -1,8 +1,15 @@
-"""Pushes to signed-in users ("your turn", "game updated") over their WebSockets.
+"""Pushes to signed-in users ("your turn", "game updated") over their WebSockets, and to
+the sockets that follow a game as spectators.
 
 In one process a :class:`LocalBroker` delivers directly. With Redis, every process publishes
 to its site's channel and delivers what it hears to its own sockets, so a move made on one
 server process reaches a player connected to another.
+
+A socket may also follow one game (a spectator's board, signed in or not): what is published
+for the game reaches every socket following it, on every process. The spectators of a game
+are counted across processes in a Redis sorted set (one member per socket, which expires
+unless its process renews it, so a dead process's sockets drop out of the count), or in
+memory without Redis; each change of the count is published to the game's followers.
 
 Besides pushes, the channel carries orders to close sockets: when a session ends (log-out,
 password change) or an API token is revoked, every process closes the sockets that were
@@ -17,9 +24,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import time
+import uuid
 from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +52,12 @@ OUTBOX = 10000
 #: Seconds a failed Redis is left alone before the next try.
 REDIS_RETRY_SECONDS = 2.0
 REDIS_TIMEOUT_SECONDS = 1.0
+#: Seconds a spectator's place in the shared count lasts unless its process renews it, and
+#: how often a process renews its spectators' places.
+WATCH_TTL_SECONDS = 60.0
+WATCH_RENEW_SECONDS = 20.0
+#: Sockets of signed-out spectators one process serves at once.
+ANONYMOUS_WATCHERS = 2000
 
 
 def session_credential(session_id: str) -> str:
@@ -101,17 +116,42 @@ class Subscription:
                 loop.call_soon_threadsafe(work, argument)
 
 
+@dataclass(eq=False)
+class Watch(Subscription):
+    """One socket following one game: it shares its socket's queue, is counted as a
+    spectator unless a player of the game holds it, and is named in the shared count.
+
+    ``user_pk`` is 0 for a signed-out visitor.
+    """
+
+    game_id: int = 0
+    counted: bool = True
+    member: str = ""
+
+
+def watching_message(game_id: int, count: int, seq: int) -> dict[str, Any]:
+    """How many spectators follow game ``game_id``: ``seq`` orders the counts (a socket
+    keeps the count with the largest one it has heard)."""
+    return {"type": "watching", "game": game_id, "watching": count, "seq": seq}
+
+
 class LocalBroker:
     """Delivers pushes to the WebSockets connected to this process.
 
     At most ``per_user`` sockets of one user are subscribed at once; one more raises
-    :class:`TooManySockets` (the socket is refused, the older ones keep working).
+    :class:`TooManySockets` (the socket is refused, the older ones keep working). At most
+    ``anonymous_watchers`` sockets of signed-out spectators follow games here at once.
     """
 
-    def __init__(self, per_user: int = 8) -> None:
+    def __init__(self, per_user: int = 8, anonymous_watchers: int = ANONYMOUS_WATCHERS) -> None:
         self.per_user = per_user
+        self.anonymous_watchers = anonymous_watchers
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subscriptions: dict[int, list[Subscription]] = {}
+        self._watches: dict[int, list[Watch]] = {}
+        self._process = uuid.uuid4().hex[:16]
+        self._names = itertools.count(1)
+        self._seq = 0
 
     async def start(self) -> None:
         """Remember the event loop that owns the sockets."""
@@ -123,6 +163,17 @@ class LocalBroker:
     def publish(self, user_pk: int, message: dict[str, Any]) -> None:
         """Send ``message`` to every socket of ``user_pk`` (safe from any thread; never raises)."""
         self._dispatch({"user": user_pk, "message": message})
+
+    def publish_game(self, game_id: int, message: dict[str, Any]) -> None:
+        """Send ``message`` to every socket following game ``game_id`` (safe from any thread;
+        never raises). A ``"game"`` message reaches the spectators only: the players'
+        sockets get their own push."""
+        self._dispatch({"game": game_id, "message": message})
+
+    def end_watch(self, game_id: int, user_pk: int, reason: str) -> None:
+        """Close ``user_pk``'s sockets that follow game ``game_id``, on every process (their
+        invitation to watch a private game was withdrawn)."""
+        self._dispatch({"unwatch": {"game": game_id, "user": user_pk}, "why": reason})
 
     def end_credentials(self, user_pk: int, credentials: Collection[str], reason: str) -> None:
         """Close ``user_pk``'s sockets opened with any of ``credentials``, on every process."""
@@ -156,16 +207,33 @@ class LocalBroker:
     def _handle(self, payload: dict[str, Any]) -> None:
         """Act on one payload from the channel (on the event loop); malformed ones are ignored."""
         try:
-            if "message" in payload:
+            if "message" in payload and "game" in payload:
+                self._put_game(int(payload["game"]), dict(payload["message"]))
+            elif "message" in payload:
                 self._put(int(payload["user"]), dict(payload["message"]))
             elif "end" in payload:
                 self._end(dict(payload["end"]), str(payload.get("why", "")))
+            elif "unwatch" in payload:
+                self._unwatch(dict(payload["unwatch"]), str(payload.get("why", "")))
         except (ValueError, KeyError, TypeError):
             log.warning("ignored a malformed push: %.200r", payload)
 
     def _put(self, user_pk: int, message: dict[str, Any]) -> None:
         for subscription in self._subscriptions.get(user_pk, ()):
             subscription.deliver(message)
+
+    def _put_game(self, game_id: int, message: dict[str, Any]) -> None:
+        for watch in tuple(self._watches.get(game_id, ())):
+            if message.get("type") == "game" and not watch.counted:
+                continue
+            watch.deliver(message)
+
+    def _unwatch(self, order: dict[str, Any], reason: str) -> None:
+        game_id, user_pk = int(order["game"]), int(order["user"])
+        current = self._watches.get(game_id, [])
+        for watch in [w for w in current if w.user_pk == user_pk]:
+            current.remove(watch)  # no push reaches it any more
+            watch.end(reason)
 
     def _end(self, order: dict[str, Any], reason: str) -> None:
         user_pk = int(order["user"])
@@ -226,6 +294,69 @@ class LocalBroker:
         """How many sockets of ``user_pk`` are subscribed on this process."""
         return len(self._subscriptions.get(user_pk, ()))
 
+    @contextlib.asynccontextmanager
+    async def watch(
+        self,
+        game_id: int,
+        queue: asyncio.Queue[dict[str, Any]],
+        *,
+        user_pk: int | None,
+        counted: bool,
+    ) -> AsyncIterator[Watch]:
+        """A socket's following of game ``game_id`` for as long as the context is open: what
+        is published for the game goes to ``queue``; ``counted`` (a spectator, not a player)
+        adds it to the game's count, and the new count is published to its followers.
+
+        Raises :class:`TooManySockets` for a signed-out visitor (``user_pk`` None) when this
+        process already serves ``anonymous_watchers`` of them.
+        """
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        if user_pk is None and self._anonymous() >= self.anonymous_watchers:
+            raise TooManySockets(f"at most {self.anonymous_watchers} signed-out spectators here")
+        watch = Watch(
+            user_pk or 0,
+            None,
+            queue=queue,
+            loop=asyncio.get_running_loop(),
+            game_id=game_id,
+            counted=counted,
+            member=f"{self._process}:{next(self._names)}",
+        )
+        self._watches.setdefault(game_id, []).append(watch)
+        try:
+            if counted:
+                await self._recount(watch, joined=True)
+            yield watch
+        finally:
+            current = self._watches.get(game_id, [])
+            with contextlib.suppress(ValueError):
+                current.remove(watch)
+            if not current:
+                self._watches.pop(game_id, None)
+            if counted:
+                with contextlib.suppress(Exception):
+                    await self._recount(watch, joined=False)
+
+    def _anonymous(self) -> int:
+        return sum(1 for ws in tuple(self._watches.values()) for w in ws if w.user_pk == 0)
+
+    def local_watching(self, game_id: int) -> int:
+        """How many spectators' sockets follow game ``game_id`` on this process."""
+        return sum(1 for w in tuple(self._watches.get(game_id, ())) if w.counted)
+
+    async def watching(self, game_id: int) -> tuple[int, int]:
+        """How many spectators' sockets follow game ``game_id`` (on every process), and the
+        count's ``seq``."""
+        return self.local_watching(game_id), self._seq
+
+    async def _recount(self, watch: Watch, *, joined: bool) -> None:
+        """A spectator came or went: publish the game's new count."""
+        del joined  # the local list already says
+        self._seq += 1
+        count = self.local_watching(watch.game_id)
+        self.publish_game(watch.game_id, watching_message(watch.game_id, count, self._seq))
+
 
 class RedisBroker(LocalBroker):
     """Shares pushes and close orders between server processes through Redis pub/sub.
@@ -243,7 +374,8 @@ class RedisBroker(LocalBroker):
     ) -> None:
         super().__init__(per_user)
         self._url = url
-        self.channel = redis_prefix(site) + "push"
+        self._prefix = redis_prefix(site)
+        self.channel = self._prefix + "push"
         self._timeout = timeout
         self._outbox: asyncio.Queue[dict[str, Any]] | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -256,6 +388,7 @@ class RedisBroker(LocalBroker):
         self._tasks = [
             asyncio.create_task(self._listen()),
             asyncio.create_task(self._send()),
+            asyncio.create_task(self._renew()),
         ]
 
     async def stop(self) -> None:
@@ -311,6 +444,85 @@ class RedisBroker(LocalBroker):
                     self._handle(payload)
                 else:
                     self._redis_up()
+        finally:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+    # -- spectators, counted in Redis ----------------------------------------------------------
+
+    def _watch_key(self, game_id: int) -> str:
+        return f"{self._prefix}watching:{game_id}"
+
+    def _redis_usable(self) -> bool:
+        return self._down_until is None or time.monotonic() >= self._down_until
+
+    async def watching(self, game_id: int) -> tuple[int, int]:
+        """The game's count of spectators on every process (this process's own while Redis
+        is unreachable)."""
+        if not self._redis_usable():
+            return await super().watching(game_id)
+        try:
+            async with self._client(socket_timeout=self._timeout) as client:
+                pipe = client.pipeline(transaction=True)
+                pipe.zcount(self._watch_key(game_id), time.time(), "+inf")
+                pipe.get(self._prefix + "watching:seq")
+                count, seq = await pipe.execute()
+        except (redis.RedisError, OSError) as exc:
+            self._redis_down(exc)
+            return await super().watching(game_id)
+        return int(count), int(seq or 0)
+
+    async def _recount(self, watch: Watch, *, joined: bool) -> None:
+        """Add or remove the socket's place in the shared count, and publish the new count
+        with a ``seq`` taken in the same transaction (so later counts have larger ones)."""
+        if not self._redis_usable():
+            await super()._recount(watch, joined=joined)
+            return
+        key = self._watch_key(watch.game_id)
+        moment = time.time()
+        try:
+            async with self._client(socket_timeout=self._timeout) as client:
+                pipe = client.pipeline(transaction=True)
+                if joined:
+                    pipe.zadd(key, {watch.member: moment + WATCH_TTL_SECONDS})
+                else:
+                    pipe.zrem(key, watch.member)
+                pipe.zremrangebyscore(key, "-inf", moment)
+                pipe.zcard(key)
+                pipe.expire(key, int(WATCH_TTL_SECONDS * 2))
+                pipe.incr(self._prefix + "watching:seq")
+                answers = await pipe.execute()
+        except (redis.RedisError, OSError) as exc:
+            self._redis_down(exc)
+            await super()._recount(watch, joined=joined)
+            return
+        count, seq = int(answers[2]), int(answers[4])
+        self.publish_game(watch.game_id, watching_message(watch.game_id, count, seq))
+
+    async def _renew(self) -> None:
+        """Keep this process's spectators in the shared counts (and put back those that came
+        while Redis was unreachable)."""
+        client = self._client(socket_timeout=self._timeout)
+        try:
+            while True:
+                await asyncio.sleep(WATCH_RENEW_SECONDS)
+                places = {
+                    game_id: [w.member for w in watches if w.counted]
+                    for game_id, watches in tuple(self._watches.items())
+                }
+                places = {game_id: members for game_id, members in places.items() if members}
+                if not places or not self._redis_usable():
+                    continue
+                until = time.time() + WATCH_TTL_SECONDS
+                try:
+                    pipe = client.pipeline(transaction=False)
+                    for game_id, members in places.items():
+                        key = self._watch_key(game_id)
+                        pipe.zadd(key, dict.fromkeys(members, until))
+                        pipe.expire(key, int(WATCH_TTL_SECONDS * 2))
+                    await pipe.execute()
+                except (redis.RedisError, OSError) as exc:
+                    self._redis_down(exc)
         finally:
             with contextlib.suppress(Exception):
                 await client.aclose()

@@ -10,7 +10,8 @@ end to its end, and any move ends it (the unused part is given back).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Connection, Table, select, update
 
@@ -37,6 +38,18 @@ class Allowance:
     at: datetime
     until: datetime | None
     away_until: datetime | None
+
+    def as_json(self) -> dict[str, Any]:
+        """The allowance as the API shows it: seconds left, and the windows still ahead."""
+
+        def ahead(end: datetime | None) -> str | None:
+            return end.isoformat() if end is not None and end > self.at else None
+
+        return {
+            "allowance_seconds": float(self.seconds),
+            "away_until": ahead(self.away_until),
+            "vacation_until": ahead(self.until),
+        }
 
     def covering(self, moment: datetime) -> datetime | None:
         """The end of a paid window (floating hour or announced absence) that ``moment``
@@ -106,6 +119,12 @@ def save_from_timeout(conn: Connection, user_pk: int, deadline: datetime) -> dat
 def go_away(conn: Connection, user_pk: int, until: datetime, at: datetime) -> Allowance:
     """Announce an absence until ``until``, paid from the allowance now (a longer absence
     than the allowance is refused; announcing again replaces the last one, refunding it)."""
+    if until.tzinfo is None:
+        raise Refused(
+            "invalid",
+            "invalid_away",
+            "give the end of the absence with its UTC offset, e.g. 2030-01-31T18:00:00Z",
+        )
     if until <= at:
         raise Refused("invalid", "invalid_away", "an absence must end in the future")
     held = ended_away(conn, user_pk, at)
@@ -117,7 +136,7 @@ def go_away(conn: Connection, user_pk: int, until: datetime, at: datetime) -> Al
             "not_enough_vacation",
             f"you have {days:.1f} days of vacation left; that absence needs {wanted / DAY:.1f}",
         )
-    new = Allowance(held.seconds - wanted, at, held.until, until)
+    new = Allowance(held.seconds - wanted, at, held.until, until.astimezone(UTC))
     _store(conn, user_pk, new)
     return new
 

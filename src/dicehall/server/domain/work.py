@@ -14,6 +14,7 @@ import anyio.to_thread
 from sqlalchemy import Connection
 
 from dicehall.server.domain import gameservice
+from dicehall.server.domain.games.watching import spectator_push
 from dicehall.server.domain.gameservice import GameRecord, SeatInfo
 from dicehall.server.domain.pool import PoolEmpty
 from dicehall.server.domain.services import Services
@@ -47,6 +48,8 @@ def read(services: Services, work: Callable[[Connection], T]) -> T:
 
 
 def notify(services: Services, record: GameRecord, seats: list[SeatInfo]) -> None:
-    """Push a game's change to each of its seated users (after the commit)."""
+    """Push a game's change to each of its seated users and to its spectators (after the
+    commit)."""
     for user_pk, message in gameservice.pushes(record, seats):
         services.broker.publish(user_pk, message)
+    services.broker.publish_game(record.id, spectator_push(record))

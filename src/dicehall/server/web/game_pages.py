@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -13,9 +14,12 @@ from sqlalchemy import Connection
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.engine.errors import InvalidInput, InvalidOptions
+from dicehall.server.core.clock import now
 from dicehall.server.core.ids import in_id_range
 from dicehall.server.domain import gameservice
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games.privacy import seated, watchable
+from dicehall.server.domain.reliability import limits_of
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify, run_db, write
 from dicehall.server.web import forms
@@ -42,6 +46,7 @@ def _seat_label(seat: dict[str, Any]) -> str:
 
 
 def _describe_games(rows: list[dict[str, Any]], me: str | None) -> list[dict[str, Any]]:
+    at = now()
     out = []
     for row in rows:
         try:
@@ -59,6 +64,8 @@ def _describe_games(rows: list[dict[str, Any]], me: str | None) -> list[dict[str
             state = "waiting for players"
         elif row["status"] == "cancelled":
             state = "called off"
+        elif row["status"] == "aborted":
+            state = "aborted: no result"
         elif row["status"] == "finished":
             state = _outcome(row, me)
         elif row["your_turn"]:
@@ -79,9 +86,19 @@ def _describe_games(rows: list[dict[str, Any]], me: str | None) -> list[dict[str
                 "score": _score_line(row, me),
                 "moved": moment(row["updated_at"]),
                 "number": _number(row),
+                "time_left": _time_left(row, at),
             }
         )
     return out
+
+
+def _time_left(row: dict[str, Any], at: datetime) -> str:
+    """The time the seat to act has left in a game in play ("2 d 4 h left"), or ""."""
+    deadline = row.get("deadline")
+    if not deadline or row["status"] != "active":
+        return ""
+    seconds = (datetime.fromisoformat(deadline) - at).total_seconds()
+    return f"{gameservice.time_left(seconds)} left"
 
 
 def _outcome(row: dict[str, Any], me: str | None) -> str:
@@ -149,7 +166,7 @@ def _status_page(
             [r for r in rows if r["status"] == "waiting" and not r["invitation"]],
         ),
         ("Finished", [r for r in rows if r["status"] == "finished"]),
-        ("Called off", [r for r in rows if r["status"] == "cancelled"]),
+        ("Called off", [r for r in rows if r["status"] in ("cancelled", "aborted")]),
     ]
     return page(
         request,
@@ -258,6 +275,7 @@ async def new_game(request: Request, who: Member, game: str) -> Response:
                     pace=pace,
                     vacation=bool(form.get("vacation")),
                     private=bool(form.get("private")),
+                    limits=limits_of(services.settings),
                 ),
             )
         except Refused as exc:
@@ -344,7 +362,9 @@ async def join(request: Request, game_id: int) -> Response:
         who,
         form,
         game_id,
-        lambda conn, record: gameservice.join_game(conn, services.pool, user, record, None),
+        lambda conn, record: gameservice.join_game(
+            conn, services.pool, user, record, None, limits_of(services.settings)
+        ),
         on_error=_waiting_page,
         then=f"/games/{game_id}",
     )
@@ -425,7 +445,8 @@ def board(request: Request, game_id: int) -> HTMLResponse:
     services: Services = request.app.state.services
     with services.read_conn() as conn:
         try:
-            record = gameservice.fetch_game(conn, game_id)
+            # A private game is not found by those who may not watch it.
+            record, seats = watchable(conn, game_id, who.user.id if who.user else None)
         except Refused:
             return not_found(request, who, f"There is no game {game_id}.")
         # Who may call the game off from its waiting board (the API's game has no creator).
@@ -440,4 +461,5 @@ def board(request: Request, game_id: int) -> HTMLResponse:
         kind=record.kind,
         title=entry.game.title,
         creator=creator or "",
+        spectator=not seated(seats, who.user.id if who.user else None),
     )

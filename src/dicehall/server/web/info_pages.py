@@ -7,7 +7,7 @@ from fastapi.responses import HTMLResponse
 
 from dicehall import games
 from dicehall.engine.errors import InvalidInput
-from dicehall.server.domain import accounts, fairness
+from dicehall.server.domain import accounts, fairness, reliability
 from dicehall.server.domain.errors import Refused
 from dicehall.server.web.common import not_found, services_of, visitor
 from dicehall.server.web.markdown import rules_html
@@ -80,4 +80,7 @@ def public_profile(request: Request, user_id: str) -> HTMLResponse:
             shown = accounts.find_user(db, user_id)
         except Refused:
             return not_found(request, who, "There is no user by that id.")
-    return page(request, "user.html", user=who.user, csrf=who.csrf, shown=shown)
+        reliable = reliability.reliability(db.connection(), shown.id)
+    return page(
+        request, "user.html", user=who.user, csrf=who.csrf, shown=shown, reliability=reliable
+    )

@@ -11,10 +11,16 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from dicehall.server.web import account_pages, game_pages, info_pages
+from dicehall.server.web import (
+    account_pages,
+    game_pages,
+    history_pages,
+    info_pages,
+    replay_pages,
+)
 
 router = APIRouter(include_in_schema=False)
-for pages in (info_pages, account_pages, game_pages):
+for pages in (info_pages, account_pages, game_pages, history_pages, replay_pages):
     router.include_router(pages.router)
 
 __all__ = ["router"]

@@ -28,6 +28,7 @@ from dicehall.server.core.clock import now
 from dicehall.server.domain import gameservice
 from dicehall.server.domain.pool import PoolEmpty
 from dicehall.server.domain.services import Services
+from dicehall.server.domain.work import notify
 from dicehall.server.workers import botwork
 from dicehall.server.workers.procpool import ProcessPool
 
@@ -255,8 +256,7 @@ class BotDriver:
         changed = await self._write(sweep)
         for record, seats in changed:
             log.info("game %s: a clock ran out (now %s)", record.id, record.status)
-            for user_pk, message in gameservice.pushes(record, seats):
-                self.services.broker.publish(user_pk, message)
+            notify(self.services, record, seats)
         if changed:
             self.kick()
 
@@ -285,8 +285,7 @@ class BotDriver:
                     await self._write(functools.partial(gameservice.release_game, game_id=game_id))
                     return
                 record, seats = result
-                for user_pk, message in gameservice.pushes(record, seats):
-                    self.services.broker.publish(user_pk, message)
+                notify(self.services, record, seats)
                 if not record.bot_due:
                     return
             self.kick()

@@ -343,8 +343,13 @@ def apply_move(
             .values(moved=True)
         )
         seats[seat.seat] = replace(seat, moved=True)
-    if user.away_until is not None:
+    if seat.away_until is not None:
+        # Any move ends an announced absence (the seat shows who is away, unlike the user
+        # of a request, whose row may have been read without it).
         vacation.ended_away(conn, user.id, now())
+        for other in seats:
+            if other.user_pk == user.id:
+                seats[other.seat] = replace(other, away_until=None)
     state = advance(conn, pool, record, seats, state, steps)
     new = store(conn, record, seats, state, steps)
     if key is not None:

@@ -18,6 +18,7 @@ from dicehall.server.core.models import User
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.ending import ranking
 from dicehall.server.domain.games.pace import Clock, Pace
+from dicehall.server.domain.games.privacy import watchable
 from dicehall.server.domain.games.records import (
     EVENTS,
     GAMES,
@@ -27,12 +28,10 @@ from dicehall.server.domain.games.records import (
     GameRecord,
     SeatInfo,
     entry_of,
-    fetch_game,
     load_options,
     load_state,
     seat_of,
     seats_json,
-    seats_of,
 )
 from dicehall.server.domain.publiclog import public_events
 
@@ -115,9 +114,10 @@ def bot_turn_of(record: GameRecord, seats: list[SeatInfo]) -> dict[str, Any] | N
 
 
 def read_game(conn: Connection, game_id: int, user: User | None) -> dict[str, Any]:
-    """A game's payload for ``user``, read fresh."""
-    record = fetch_game(conn, game_id)
-    return game_payload(record, seats_of(conn, game_id), user)
+    """A game's payload for ``user``, read fresh (a 404 for a private game ``user`` may not
+    watch)."""
+    record, seats = watchable(conn, game_id, None if user is None else user.id)
+    return game_payload(record, seats, user)
 
 
 def pushes(record: GameRecord, seats: list[SeatInfo]) -> list[tuple[int, dict[str, Any]]]:
@@ -280,10 +280,11 @@ def open_games(
     return summaries(conn, rows, -1)
 
 
-def event_log(conn: Connection, game_id: int) -> dict[str, Any]:
+def event_log(conn: Connection, game_id: int, user: User | None) -> dict[str, Any]:
     """A finished game's record for replay and audit: every die the table saw; dice never
-    shown (folded Hold'em pockets) stay hidden, see :mod:`dicehall.server.domain.publiclog`."""
-    record = fetch_game(conn, game_id)
+    shown (folded Hold'em pockets) stay hidden, see :mod:`dicehall.server.domain.publiclog`.
+    A private game's only for those who may watch it (404 to anyone else)."""
+    record, _seats = watchable(conn, game_id, None if user is None else user.id)
     if record.status != "finished":
         raise Refused(
             "conflict",

@@ -19,7 +19,7 @@ from dicehall.engine import codec
 from dicehall.engine.bots import Bot
 from dicehall.engine.errors import InvalidInput
 from dicehall.engine.events import Event
-from dicehall.server.core.clock import aware
+from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import EventRow, GameRow, IdempotencyRow, SeatRow, User
 from dicehall.server.domain.errors import Refused
 
@@ -54,6 +54,8 @@ class SeatInfo:
     moved: bool = False
     #: The game's version when the seat resigned or timed out.
     left_version: int | None = None
+    #: The end of the seated user's announced absence (see ``vacation``), if any.
+    away_until: datetime | None = None
 
     @property
     def is_open(self) -> bool:
@@ -94,7 +96,13 @@ class SeatInfo:
             "invited": self.invited,
             "status": self.status,
             "moved": self.moved,
+            "away_until": _ahead(self.away_until),
         }
+
+
+def _ahead(end: datetime | None) -> str | None:
+    # An absence shows until it ends (a stale one left in its row shows as none).
+    return end.isoformat() if end is not None and end > now() else None
 
 
 def seats_json(seats: Sequence[SeatInfo]) -> list[dict[str, Any]]:
@@ -252,6 +260,7 @@ SEAT_COLUMNS = (
     SEATS.c.status,
     SEATS.c.moved,
     SEATS.c.left_version,
+    USERS.c.away_until,
 )
 SEATS_OF = (
     select(*SEAT_COLUMNS)
@@ -311,4 +320,5 @@ def seat_of(row: Row[Any] | Any) -> SeatInfo:
         row.status,
         bool(row.moved),
         row.left_version,
+        None if row.away_until is None else aware(row.away_until),
     )

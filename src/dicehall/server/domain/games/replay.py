@@ -6,30 +6,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Connection, Table, select
+from sqlalchemy import Connection, select
 
 from dicehall.engine import codec
 from dicehall.engine.events import Event, apply_event, decode_event
 from dicehall.engine.game import Game
 from dicehall.games.feed import tell
-from dicehall.server.core.models import GameWatcher, User
+from dicehall.server.core.models import User
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.ending import ranking
+from dicehall.server.domain.games.privacy import watchable
 from dicehall.server.domain.games.records import (
     EVENTS,
     GameRecord,
-    SeatInfo,
     entry_of,
-    fetch_game,
     load_options,
     seats_json,
-    seats_of,
 )
 from dicehall.server.domain.games.story import told_json
-
-WATCHERS = cast(Table, GameWatcher.__table__)
 
 #: The statuses of a game that is over (a replay of anything else would show hidden dice).
 OVER = ("finished", "aborted")
@@ -37,11 +33,9 @@ OVER = ("finished", "aborted")
 
 def replay(conn: Connection, game_id: int, user: User | None) -> dict[str, Any]:
     """Game ``game_id`` for its replay: one frame per event of its log (refused with a 409
-    ``in_progress`` until it is over; a private game only for its players and watchers)."""
-    record = fetch_game(conn, game_id)
-    seats = seats_of(conn, game_id)
-    if record.private and not may_watch(conn, record, seats, user):
-        raise Refused("forbidden", "private", "only its players may see this private game")
+    ``in_progress`` until it is over; a private game is a 404 to all but its players and
+    watchers, see :mod:`~dicehall.server.domain.games.privacy`)."""
+    record, seats = watchable(conn, game_id, None if user is None else user.id)
     if record.status not in OVER or record.snapshot is None:
         why = {
             "waiting": "this game has not started yet",
@@ -63,25 +57,6 @@ def replay(conn: Connection, game_id: int, user: User | None) -> dict[str, Any]:
         "result": None if record.result is None else json.loads(record.result),
         "ranking": ranking(record, seats),
     }
-
-
-def may_watch(
-    conn: Connection, record: GameRecord, seats: Sequence[SeatInfo], user: User | None
-) -> bool:
-    """Whether ``user`` may see game ``record``: anyone a public game, a private one only
-    its seated players and the users they invited to watch."""
-    if not record.private:
-        return True
-    if user is None:
-        return False
-    if any(s.user_pk == user.id for s in seats):
-        return True
-    found = conn.execute(
-        select(WATCHERS.c.user_pk).where(
-            WATCHERS.c.game_id == record.id, WATCHERS.c.user_pk == user.id
-        )
-    ).first()
-    return found is not None
 
 
 def frames(record: GameRecord, events: Sequence[Event], names: Sequence[str]) -> list[Any]:

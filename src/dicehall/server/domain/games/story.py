@@ -14,6 +14,7 @@ from dicehall.engine.events import Acted, Event, decode_event, encode_event
 from dicehall.games.feed import Told, tell
 from dicehall.games.narration import YOU, Line, Unseen, final_lines, listing
 from dicehall.server.core.models import User
+from dicehall.server.domain.games.privacy import check_may_watch
 from dicehall.server.domain.games.records import (
     EVENTS,
     GameRecord,
@@ -89,6 +90,7 @@ def event_story(
     spectator) may know them now, each told in sentences."""
     record = fetch_game(conn, game_id)
     seats = seats_of(conn, game_id)
+    check_may_watch(conn, record, seats, None if user is None else user.id)
     my_seat = next((s.seat for s in seats if user is not None and s.user_pk == user.id), None)
     names = [YOU if s["seat"] == my_seat else str(s["name"]) for s in seats_json(seats)]
     entry = entry_of(record.kind)

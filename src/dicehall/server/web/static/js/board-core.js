@@ -62,7 +62,8 @@ export function seatName(game, seat) {
   return s.user && seat === game.my_seat ? `${name} (you)` : name;
 }
 
-async function api(method, path, body, extraHeaders = {}) {
+/** A call to the JSON API: {ok, status, data}. */
+export async function api(method, path, body, extraHeaders = {}) {
   const headers = { Accept: "application/json", ...extraHeaders };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET") headers["X-CSRF-Token"] = csrf;
@@ -321,6 +322,8 @@ export async function start(root) {
     root.dataset.version = String(game.version);
     root.dataset.status = game.status;
     root.dataset.yourTurn = game.your_turn ? "true" : "false";
+    // The rest of the page (clocks, resign and abort: board-clock.js) draws from it too.
+    root.dispatchEvent(new CustomEvent("dicehall:game", { detail: { game, show, refresh, say } }));
     root.replaceChildren();
     if (game.status === "waiting" || game.view === null || game.view === undefined) {
       renderWaiting(root, game, waitingCtx);
@@ -563,7 +566,8 @@ function connect(id, current, refresh, delay = 500) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   let socket;
   try {
-    socket = new WebSocket(`${scheme}://${location.host}/api/v1/ws`);
+    // ?watch: the socket follows this game too (a spectator's board, signed in or not).
+    socket = new WebSocket(`${scheme}://${location.host}/api/v1/ws?watch=${encodeURIComponent(id)}`);
   } catch {
     return;
   }
@@ -574,6 +578,7 @@ function connect(id, current, refresh, delay = 500) {
     } catch {
       return;
     }
+    document.dispatchEvent(new CustomEvent("dicehall:push", { detail: message }));
     const game = current();
     if (message.type === "game" && String(message.game) === String(id)) {
       if (!game || message.version > game.version) refresh();

@@ -1,0 +1,105 @@
+"""Spectators counted across server processes through Redis: each process's sockets add to
+one count per game, a game's pushes reach its followers on every process, and a process's
+places expire unless it renews them (so a dead process drops out of the count)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from typing import Any
+
+import pytest
+import redis
+
+from dicehall.server.domain import push
+from dicehall.server.domain.push import RedisBroker
+from tests.server.test_redis_isolation import REDIS_URL, need_redis
+
+GAME = 5
+
+
+async def _next(queue: asyncio.Queue[dict[str, Any]], kind: str) -> dict[str, Any]:
+    while True:
+        message = await asyncio.wait_for(queue.get(), 5)
+        if message["type"] == kind:
+            return message
+
+
+def test_spectators_are_counted_across_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    need_redis()
+    site = f"watch-{uuid.uuid4().hex[:8]}"
+    key = f"dicehall:{site}:watching:{GAME}"
+    # Places renewed often here, so that a lost one is seen to come back.
+    monkeypatch.setattr(push, "WATCH_RENEW_SECONDS", 0.2)
+    plain = redis.Redis.from_url(REDIS_URL)
+
+    async def scenario() -> None:
+        one, two = RedisBroker(REDIS_URL, site), RedisBroker(REDIS_URL, site)
+        for broker in (one, two):
+            await broker.start()
+        await asyncio.sleep(0.3)  # the listeners subscribe
+        first: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        second: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        player: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        try:
+            async with one.watch(GAME, first, user_pk=None, counted=True):
+                assert (await _next(first, "watching"))["watching"] == 1
+                async with two.watch(GAME, second, user_pk=3, counted=True):
+                    joined = await _next(first, "watching")
+                    assert joined["watching"] == 2
+                    assert (await _next(second, "watching"))["watching"] == 2
+                    for broker in (one, two):
+                        assert (await broker.watching(GAME))[0] == 2
+                    # A player's board on a third socket follows the game, uncounted, and
+                    # hears counts but not the spectators' game pushes.
+                    async with one.watch(GAME, player, user_pk=4, counted=False):
+                        assert (await two.watching(GAME))[0] == 2
+                        one.publish_game(GAME, {"type": "game", "game": GAME, "version": 9})
+                        assert (await _next(second, "game"))["version"] == 9
+                        assert (await _next(first, "game"))["version"] == 9
+                        await asyncio.sleep(0.3)
+                        assert all(m["type"] != "game" for m in _drain(player))
+                    # Redis lost the places (a restart): the processes put them back.
+                    plain.delete(key)
+                    assert (await one.watching(GAME))[0] == 0
+                    await asyncio.sleep(0.8)
+                    assert (await one.watching(GAME))[0] == 2
+                left = await _next(first, "watching")
+                assert left["watching"] == 1 and left["seq"] > joined["seq"]
+            assert (await two.watching(GAME))[0] == 0
+            # A place its process no longer renews (a dead process) is not counted.
+            plain.zadd(key, {"gone:1": time.time() - 1})
+            assert (await two.watching(GAME))[0] == 0
+        finally:
+            for broker in (one, two):
+                await broker.stop()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        plain.delete(key)
+        plain.close()
+
+
+def _drain(queue: asyncio.Queue[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    while not queue.empty():
+        out.append(queue.get_nowait())
+    return out
+
+
+def test_counts_stay_local_while_redis_is_down() -> None:
+    async def scenario() -> tuple[int, int]:
+        broker = RedisBroker("redis://127.0.0.1:1/0", f"down-{uuid.uuid4().hex[:8]}")
+        await broker.start()
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        try:
+            async with broker.watch(GAME, queue, user_pk=None, counted=True):
+                heard = await _next(queue, "watching")
+                counted = (await broker.watching(GAME))[0]
+        finally:
+            await broker.stop()
+        return heard["watching"], counted
+
+    assert asyncio.run(scenario()) == (1, 1)

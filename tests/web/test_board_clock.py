@@ -1,0 +1,286 @@
+"""The table around a board in Chromium: each seat's time left in the server's words, the
+running one counting down; resign and abort asked again on the page and posted at the
+board's version; the finished board's ranking with its marks, and its replay link; an
+autopilot seat taken back."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from dicehall.server.domain.games.ending import time_left
+from tests.live import LiveServer
+from tests.web.boards import COUNT_FETCHES
+from tests.web.conftest import shoot, signup_api
+
+#: Seconds, from none to a month, across every boundary of the wording.
+TIMES = [
+    -5, 0, 0.4, 1, 9.99, 45, 59, 59.9, 60, 61, 65, 119, 540, 599, 599.5, 600, 601, 659, 3599,
+    3600, 3601, 3659, 3660, 3725, 7199, 86399, 86400, 86401, 90000, 90061, 187200, 187260,
+    2 * 86400 + 4 * 3600 + 59, 14 * 86400, 30 * 86400 + 3599,
+]  # fmt: skip
+
+
+def test_the_board_words_time_left_as_the_server_does(page: Page) -> None:
+    page.goto("/")
+    shown = page.evaluate(
+        "async (times) => { const m = await import('/static/js/board-clock.js');"
+        " return times.map((t) => m.timeLeft(t)); }",
+        TIMES,
+    )
+    assert shown == [time_left(t) for t in TIMES]
+    # the table does cross every form of the wording
+    assert {re.sub(r"\d+", "N", s) for s in shown} == {
+        "N d N h",
+        "N h N min",
+        "N min N s",
+        "N min",
+        "N s",
+    }
+
+
+def two_players(
+    page: Page, browser: Browser, site: LiveServer, pace: Any = None, game: str = "tenthousand"
+) -> tuple[int, BrowserContext, str, str]:
+    """A 2-seat game between "alice" (the page's user, seat 0) and "bob" (another
+    context): the game's id, bob's context, and both CSRF tokens."""
+    alice = signup_api(page.context, "alice")
+    other = browser.new_context(base_url=site.base, bypass_csp=True)
+    bob = signup_api(other, "bob")
+    body: dict[str, Any] = {
+        "game": game,
+        "seats": ["me", "bob"],
+        "options": {"target": 5000, "entry_threshold": 0} if game == "tenthousand" else {},
+    }
+    if pace is not None:
+        body["pace"] = pace
+    created = page.context.request.post("/api/v1/games", data=body, headers={"X-CSRF-Token": alice})
+    assert created.ok, created.text()
+    game_id: int = created.json()["id"]
+    accepted = other.request.post(f"/api/v1/games/{game_id}/accept", headers={"X-CSRF-Token": bob})
+    assert accepted.ok, accepted.text()
+    return game_id, other, alice, bob
+
+
+def open_board(page: Page, game_id: int) -> None:
+    page.add_init_script(COUNT_FETCHES)
+    page.goto(f"/games/{game_id}")
+    page.wait_for_function("document.getElementById('board').dataset.version !== undefined")
+
+
+def test_the_running_clock_counts_down(page: Page, browser: Browser, site: LiveServer) -> None:
+    pace = {"initial": 300, "increment": 30, "cap": 600}
+    game_id, other, _, _ = two_players(page, browser, site, pace)
+    try:
+        open_board(page, game_id)
+        clock = page.locator("#board-clock")
+        expect(clock).to_be_visible()
+        expect(page.get_by_test_id("pace")).to_have_text(
+            "Pace: custom: 5 min 0 s, +30 s a move, at most 10 min"
+        )
+        running = page.locator('[data-testid^="clock-"][data-running="true"]')
+        expect(running).to_have_count(1)
+        still = page.locator('.clock-time[data-running="false"]')
+        expect(still).to_have_text("5 min 0 s left")
+        first = running.inner_text()
+        assert re.fullmatch(r"4 min \d+ s left|5 min 0 s left", first), first
+        # It counts down each second without reading the game again.
+        expect(running).not_to_have_text(first, timeout=3000)
+        later = running.inner_text()
+        seconds = lambda text: int(text.split()[0]) * 60 + int(text.split()[2])  # noqa: E731
+        assert 0 < seconds(first) - seconds(later) <= 3
+        expect(clock).to_contain_text("to move")
+        shoot(page, "board-clock")
+        page.set_viewport_size({"width": 390, "height": 800})
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    finally:
+        other.close()
+
+
+def test_resign_from_the_board_the_other_player_wins(
+    page: Page, browser: Browser, site: LiveServer
+) -> None:
+    game_id, other, _, _ = two_players(page, browser, site)
+    try:
+        open_board(page, game_id)
+        resign = page.get_by_test_id("resign")
+        expect(resign).to_be_visible()
+        # Asked on the page; "No" (or Escape) changes nothing and gives the keyboard back.
+        resign.click()
+        confirm = page.get_by_test_id("confirm")
+        expect(confirm).to_contain_text("Resign this game? The other player wins.")
+        expect(page.get_by_test_id("confirm-no")).to_be_focused()
+        page.keyboard.press("Escape")
+        expect(confirm).to_have_count(0)
+        expect(resign).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(page.get_by_test_id("confirm-no")).to_be_focused()
+        page.get_by_test_id("confirm-no").press("Enter")
+        expect(confirm).to_have_count(0)
+        assert page.context.request.get(f"/api/v1/games/{game_id}").json()["status"] == "active"
+        resign.click()
+        page.get_by_test_id("confirm-yes").click()
+        board = page.locator("#board")
+        expect(board).to_have_attribute("data-status", "finished")
+        expect(page.locator("#board-status")).to_have_text("You resigned.")
+        ending = page.locator("#board-ending")
+        expect(ending.get_by_test_id("ending-title")).to_have_text("Final ranking")
+        expect(ending.get_by_test_id("ending-title")).to_be_focused()
+        ranking = ending.get_by_test_id("ranking").locator("li")
+        expect(ranking).to_have_count(2)
+        expect(ranking.nth(0)).to_contain_text("bob")
+        expect(ranking.nth(1)).to_contain_text("alice (you)")
+        expect(ranking.nth(1)).to_contain_text("resigned")
+        expect(page.locator("#board-clock")).to_contain_text("resigned")
+        expect(page.locator("#board-actions")).to_be_hidden()
+        game = page.context.request.get(f"/api/v1/games/{game_id}").json()
+        assert game["result"]["winners"] == [1] and game["ranking"] == [1, 0]
+        shoot(page, "board-resigned")
+        # The other player's board says the same, and links the replay.
+        seen = other.new_page()
+        seen.goto(f"/games/{game_id}")
+        expect(seen.locator("#board-ending")).to_contain_text("resigned")
+        seen.get_by_test_id("replay-link").click()
+        expect(seen).to_have_url(re.compile(rf"/games/{game_id}/replay"))
+        expect(seen.get_by_test_id("frame-counter")).to_contain_text(" of ")
+    finally:
+        other.close()
+
+
+def test_abort_from_the_board_while_nobody_moved(
+    page: Page, browser: Browser, site: LiveServer
+) -> None:
+    game_id, other, _, bob = two_players(page, browser, site)
+    try:
+        open_board(page, game_id)
+        abort = page.get_by_test_id("abort")
+        expect(abort).to_be_visible()
+        abort.focus()
+        page.keyboard.press("Enter")
+        expect(page.get_by_test_id("confirm")).to_contain_text(
+            "Abort this game? It ends now with no result and no rating."
+        )
+        # From the keyboard: back from "No" to "Yes", and press it.
+        page.keyboard.press("Shift+Tab")
+        expect(page.get_by_test_id("confirm-yes")).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(page.locator("#board")).to_have_attribute("data-status", "aborted")
+        ending = page.locator("#board-ending")
+        expect(ending).to_contain_text("This game was aborted")
+        expect(ending.get_by_test_id("replay-link")).to_have_attribute(
+            "href", f"/games/{game_id}/replay"
+        )
+        expect(page.locator("#board-actions")).to_be_hidden()
+        game = page.context.request.get(f"/api/v1/games/{game_id}").json()
+        assert game["status"] == "aborted" and game["result"] is None
+        shoot(page, "board-aborted")
+    finally:
+        other.close()
+
+
+def _move_until_both_moved(
+    page: Page, other: BrowserContext, game_id: int, tokens: list[str]
+) -> Any:
+    """Make moves through the API until each seat has moved."""
+    contexts = [page.context, other]
+    for _ in range(200):
+        game = page.context.request.get(f"/api/v1/games/{game_id}").json()
+        if all(s["moved"] for s in game["seats"]):
+            return game
+        seat = game["to_act"]
+        mine = contexts[seat].request.get(f"/api/v1/games/{game_id}").json()
+        enders = [a for a in mine["legal"] if a["type"] in ("bank", "stop")]
+        moved = contexts[seat].request.post(
+            f"/api/v1/games/{game_id}/actions",
+            data={"action": (enders or mine["legal"])[0], "expected_version": mine["version"]},
+            headers={"X-CSRF-Token": tokens[seat]},
+        )
+        assert moved.ok, moved.text()
+    raise AssertionError("the seats never both moved")
+
+
+def test_abort_is_offered_only_while_someone_has_not_moved(
+    page: Page, browser: Browser, site: LiveServer
+) -> None:
+    game_id, other, alice, bob = two_players(page, browser, site)
+    try:
+        _move_until_both_moved(page, other, game_id, [alice, bob])
+        open_board(page, game_id)
+        expect(page.get_by_test_id("resign")).to_be_visible()
+        expect(page.get_by_test_id("abort")).to_have_count(0)
+    finally:
+        other.close()
+
+
+def test_an_autopilot_seat_is_taken_back_from_the_board(
+    page: Page, browser: Browser, site: LiveServer
+) -> None:
+    """Bob plays first and gains time; alice (seat 1) runs out, the autopilot plays her
+    turn, and she takes her seat back from the board."""
+    bob = signup_api(page.context, "bob")
+    other = browser.new_context(base_url=site.base, bypass_csp=True)
+    alice = signup_api(other, "alice")
+    try:
+        created = page.context.request.post(
+            "/api/v1/games",
+            data={
+                "game": "bullseye",
+                "seats": ["me", "alice", "bot:heuristic"],
+                "pace": {"initial": 4, "increment": 300, "cap": 300},
+            },
+            headers={"X-CSRF-Token": bob},
+        )
+        assert created.ok, created.text()
+        game_id = created.json()["id"]
+        accepted = other.request.post(
+            f"/api/v1/games/{game_id}/accept", headers={"X-CSRF-Token": alice}
+        )
+        assert accepted.ok, accepted.text()
+        # Bob plays his turn at once, so that his bank grows by the increment.
+        for _ in range(30):
+            game = page.context.request.get(f"/api/v1/games/{game_id}").json()
+            if game["to_act"] != 0:
+                break
+            stops = [a for a in game["legal"] if a["type"] == "stop"]
+            moved = page.context.request.post(
+                f"/api/v1/games/{game_id}/actions",
+                data={"action": (stops or game["legal"])[0], "expected_version": game["version"]},
+                headers={"X-CSRF-Token": bob},
+            )
+            assert moved.ok, moved.text()
+        mine = other.new_page()
+        mine.goto(f"/games/{game_id}")
+        # Her clock runs out on her board: it reads the game again, the timeout applies.
+        take_back = mine.get_by_test_id("take-back")
+        expect(take_back).to_be_visible(timeout=15_000)
+        expect(mine.get_by_test_id("mark-1")).to_have_text("autopilot")
+        expect(mine.get_by_test_id("autopilot-note")).to_be_visible()
+        take_back.click()
+        expect(mine.locator("#board-status")).to_have_text("Your seat is yours again.")
+        expect(mine.get_by_test_id("mark-1")).to_have_count(0)
+        expect(take_back).to_have_count(0)
+        game = other.request.get(f"/api/v1/games/{game_id}").json()
+        assert game["seats"][1]["status"] == "playing"
+    finally:
+        other.close()
+
+
+def test_a_spectator_sees_the_clocks_but_no_buttons(
+    page: Page, browser: Browser, site: LiveServer
+) -> None:
+    game_id, other, _, _ = two_players(page, browser, site, pace="days-3")
+    try:
+        watcher = browser.new_context(base_url=site.base, bypass_csp=True)
+        try:
+            seen = watcher.new_page()
+            seen.goto(f"/games/{game_id}")
+            expect(seen.get_by_test_id("pace")).to_have_text("Pace: 3 days per move")
+            expect(seen.locator(".clock-time")).to_have_count(2)
+            expect(seen.locator('.clock-time[data-running="false"]')).to_have_text("3 d 0 h left")
+            expect(seen.locator("#board-actions")).to_be_hidden()
+        finally:
+            watcher.close()
+    finally:
+        other.close()
