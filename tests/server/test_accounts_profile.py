@@ -34,8 +34,15 @@ def test_profile_edit_and_public_profile(client: TestClient, make_user: MakeUser
         "display_name": "Trent T.",
         "about": "",
         "created_at": me["created_at"],
+        "reliability": {
+            "games_finished": 0,
+            "timeouts": 0,
+            "median_turn_seconds": None,
+            "median_turn": None,
+        },
     }
-    assert client.get(f"{API}/users/me", headers=bearer).json() == public.json()
+    mine = client.get(f"{API}/users/me", headers=bearer).json()
+    assert {**mine, "reliability": public.json()["reliability"]} == public.json()
 
 
 def test_profile_rules(client: TestClient, make_user: MakeUser) -> None:

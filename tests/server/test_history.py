@@ -135,7 +135,8 @@ def test_pages_return_every_finished_game_once_while_others_finish(
     finisher.start()
     try:
         while True:
-            found = page_of(client, "alice", limit=7, **({"cursor": cursor} if cursor else {}))
+            params: dict[str, Any] = {"limit": 7} | ({"cursor": cursor} if cursor else {})
+            found = page_of(client, "alice", **params)
             pages += 1
             assert len(found["games"]) <= 7
             seen += found["games"]

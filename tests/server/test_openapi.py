@@ -31,6 +31,8 @@ OPERATION_IDS = {
     ("GET", "/users/me"): "users-me",
     ("PATCH", "/users/me"): "users-me-update",
     ("GET", "/users/{user_id}"): "users-get",
+    ("GET", "/users/{user_id}/games"): "users-games",
+    ("GET", "/users/{user_id}/record"): "users-record",
     ("GET", "/users/me/vacation"): "users-me-vacation",
     ("POST", "/users/me/away"): "users-me-away",
     ("DELETE", "/users/me/away"): "users-me-back",

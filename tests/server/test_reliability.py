@@ -234,4 +234,3 @@ def test_both_limits_are_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DICEHALL_MAX_ACTIVE_GAMES", "0")
     with pytest.raises(ValidationError):
         Settings()
-

@@ -31,7 +31,7 @@ from schemathesis.specs.openapi.checks import (
 from sqlalchemy import select, update
 
 from dicehall.server.app import create_app
-from dicehall.server.core.models import DiceBatch, User
+from dicehall.server.core.models import DiceBatch, SeatRow, User
 from dicehall.server.core.security import issue_api_token
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
@@ -291,6 +291,21 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
             call(client, "POST", f"/games/{{game_id}}/{answer}", 200, me, path_parameters=at)
         at = {"game_id": create(client, me, "tenthousand", "me", "open")}
         call(client, "POST", "/games/{game_id}/cancel", 200, me, path_parameters=at)
+        # Abort (I have not moved), resign, and take a seat back from the autopilot.
+        for ending in ("abort", "resign", "take-back"):
+            game_id = create(client, me, "bullseye", "me", "bot:random", "bot:random")
+            if ending == "take-back":
+                with services.sessions() as db, db.begin():
+                    db.execute(
+                        update(SeatRow)
+                        .where(SeatRow.game_id == game_id, SeatRow.seat == 0)
+                        .values(status="autopilot")
+                    )
+            at = {"game_id": game_id}
+            version = call(client, "GET", "/games/{game_id}", 200, me, path_parameters=at)
+            body = {"expected_version": version["version"]}
+            call(client, "POST", f"/games/{{game_id}}/{ending}", 200, me, path_parameters=at,
+                 body=body)  # fmt: skip
 
         call(client, "GET", "/fairness", 200, me)
         # A batch is revealed once its dice are spent and its games over; mark one revealed
@@ -303,6 +318,9 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(client, "GET", "/users/me", 200, me)
         call(client, "PATCH", "/users/me", 200, me, body={"about": "fuzzing"})
         call(client, "GET", "/users/{user_id}", 200, me, path_parameters={"user_id": "friend"})
+        user_at = {"user_id": "friend"}
+        call(client, "GET", "/users/{user_id}/games", 200, me, path_parameters=user_at)
+        call(client, "GET", "/users/{user_id}/record", 200, me, path_parameters=user_at)
         call(client, "GET", "/users/me/vacation", 200, me)
         until = (datetime.now(UTC) + timedelta(days=1)).isoformat()
         call(client, "POST", "/users/me/away", 200, me, body={"until": until})

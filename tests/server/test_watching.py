@@ -118,6 +118,8 @@ def test_a_private_game_is_hidden_from_strangers_until_invited(
         visible(client, game_id, players)
     for stranger in (carol, NOBODY):
         hidden_everywhere(client, game_id, stranger)
+    # Nor are its hints (for its players only): not a 403, which would say it exists.
+    assert client.get(f"{API}/games/{game_id}/hint", headers=carol).status_code == 404
     # A stranger cannot invite themselves: the game is still not there for them.
     asked = client.post(f"{API}/games/{game_id}/watchers", json={"user": "carol"}, headers=carol)
     assert asked.status_code == 404 and asked.json()["code"] == "not_found"
@@ -196,6 +198,7 @@ def test_the_live_list(client: TestClient, make_user: MakeUser) -> None:
     hidden = create(
         client, bob, {"game": "boatzee", "seats": ["me", "bot:random"], "private": True}
     )["id"]
+    # /games/live is its own route, not a game id (its router comes before the games').
     everyone = live_ids(client, NOBODY)
     # Newest first, games in progress only, private ones left out.
     assert everyone == [ten, *reversed(boatzee)]
@@ -263,9 +266,7 @@ def test_a_spectators_socket_follows_the_game(
             assert mine["version"] == answer["version"]
 
 
-def test_the_count_of_spectators_goes_up_and_down(
-    client: TestClient, make_user: MakeUser
-) -> None:
+def test_the_count_of_spectators_goes_up_and_down(client: TestClient, make_user: MakeUser) -> None:
     game, alice, _bob = two_players(client, make_user, private=False)
     carol = make_user("carol")
     game_id = game["id"]

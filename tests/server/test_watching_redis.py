@@ -1,19 +1,26 @@
 """Spectators counted across server processes through Redis: each process's sockets add to
-one count per game, a game's pushes reach its followers on every process, and a process's
-places expire unless it renews them (so a dead process drops out of the count)."""
+one count per game, a game's pushes reach its followers on every process (a spectator on
+one server process sees a move made on another), and a process's places expire unless it
+renews them (so a dead process drops out of the count)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import uuid
 from typing import Any
 
+import httpx
 import pytest
 import redis
+from websockets.sync.client import connect
 
 from dicehall.server.domain import push
 from dicehall.server.domain.push import RedisBroker
+from dicehall.server.domain.services import build_services
+from tests.live import LiveServer, add_user
+from tests.server.conftest import site_settings
 from tests.server.test_redis_isolation import REDIS_URL, need_redis
 
 GAME = 5
@@ -103,3 +110,47 @@ def test_counts_stay_local_while_redis_is_down() -> None:
         return heard["watching"], counted
 
     assert asyncio.run(scenario()) == (1, 1)
+
+
+def test_a_spectator_on_another_process_follows_the_game(tmp_path: Any) -> None:
+    need_redis()
+    url = f"sqlite:///{tmp_path}/shared.sqlite3"
+    first, second = LiveServer(url, REDIS_URL), LiveServer(url, REDIS_URL)
+    first.start()
+    second.start()
+    services = build_services(site_settings(url))
+    try:
+        alice = add_user(services, f"a{uuid.uuid4().hex[:8]}")
+        game = httpx.post(
+            f"{first.base}/api/v1/games",
+            json={"game": "boatzee", "seats": ["me", "bot:random"]},
+            headers=alice,
+            timeout=10,
+        ).json()
+        ws_url = second.base.replace("http", "ws") + f"/api/v1/ws?watch={game['id']}"
+        with connect(ws_url, open_timeout=10) as socket:  # signed out
+            assert json.loads(socket.recv(timeout=10)) == {"type": "hello"}
+            assert json.loads(socket.recv(timeout=10))["watching"] == 1
+            # The first process counts the spectator of the second.
+            watchers = httpx.get(f"{first.base}/api/v1/games/{game['id']}/watchers", timeout=10)
+            assert watchers.json() == {"watchers": [], "watching": 1}
+            action = next(a for a in game["legal"] if a["type"] == "score")
+            moved = httpx.post(
+                f"{first.base}/api/v1/games/{game['id']}/actions",
+                json={"action": action, "expected_version": game["version"]},
+                headers=alice,
+                timeout=10,
+            )
+            assert moved.status_code == 200, moved.text
+            pushed = json.loads(socket.recv(timeout=10))
+            assert pushed == {
+                "type": "game",
+                "game": game["id"],
+                "version": pushed["version"],
+                "status": "active",
+            }
+            assert pushed["version"] > game["version"]
+    finally:
+        first.stop()
+        second.stop()
+        services.engine.dispose()

@@ -9,7 +9,10 @@ import re
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from sqlalchemy import create_engine, update
 
+from dicehall.server.core.clock import now
+from dicehall.server.core.models import User
 from dicehall.server.domain.games.ending import time_left
 from tests.live import LiveServer
 from tests.web.boards import COUNT_FETCHES
@@ -92,6 +95,7 @@ def test_the_running_clock_counts_down(page: Page, browser: Browser, site: LiveS
         seconds = lambda text: int(text.split()[0]) * 60 + int(text.split()[2])  # noqa: E731
         assert 0 < seconds(first) - seconds(later) <= 3
         expect(clock).to_contain_text("to move")
+        expect(page.locator("#board-actions")).to_have_text("Your seat Resign Abort the game")
         shoot(page, "board-clock")
         page.set_viewport_size({"width": 390, "height": 800})
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
@@ -152,7 +156,7 @@ def test_resign_from_the_board_the_other_player_wins(
 def test_abort_from_the_board_while_nobody_moved(
     page: Page, browser: Browser, site: LiveServer
 ) -> None:
-    game_id, other, _, bob = two_players(page, browser, site)
+    game_id, other, _, _ = two_players(page, browser, site)
     try:
         open_board(page, game_id)
         abort = page.get_by_test_id("abort")
@@ -217,11 +221,20 @@ def test_abort_is_offered_only_while_someone_has_not_moved(
 def test_an_autopilot_seat_is_taken_back_from_the_board(
     page: Page, browser: Browser, site: LiveServer
 ) -> None:
-    """Bob plays first and gains time; alice (seat 1) runs out, the autopilot plays her
-    turn, and she takes her seat back from the board."""
+    """Alice (seat 1, no vacation left) runs out of time in a 3-seat game: her board reads
+    the game when her clock runs out, shows her seat under autopilot, and she takes it back.
+    Bob (vacation left) moves whenever it is his turn."""
     bob = signup_api(page.context, "bob")
     other = browser.new_context(base_url=site.base, bypass_csp=True)
     alice = signup_api(other, "alice")
+    engine = create_engine(site.db_url)
+    with engine.begin() as conn:
+        conn.execute(
+            update(User)
+            .where(User.user_id == "alice")
+            .values(vacation_seconds=0, vacation_accrued_at=now())
+        )
+    engine.dispose()
     try:
         created = page.context.request.post(
             "/api/v1/games",
@@ -238,25 +251,30 @@ def test_an_autopilot_seat_is_taken_back_from_the_board(
             f"/api/v1/games/{game_id}/accept", headers={"X-CSRF-Token": alice}
         )
         assert accepted.ok, accepted.text()
-        # Bob plays his turn at once, so that his bank grows by the increment.
-        for _ in range(30):
-            game = page.context.request.get(f"/api/v1/games/{game_id}").json()
-            if game["to_act"] != 0:
-                break
-            stops = [a for a in game["legal"] if a["type"] == "stop"]
-            moved = page.context.request.post(
-                f"/api/v1/games/{game_id}/actions",
-                data={"action": (stops or game["legal"])[0], "expected_version": game["version"]},
-                headers={"X-CSRF-Token": bob},
-            )
-            assert moved.ok, moved.text()
         mine = other.new_page()
         mine.goto(f"/games/{game_id}")
-        # Her clock runs out on her board: it reads the game again, the timeout applies.
         take_back = mine.get_by_test_id("take-back")
-        expect(take_back).to_be_visible(timeout=15_000)
+        for _ in range(200):
+            game = page.context.request.get(f"/api/v1/games/{game_id}").json()
+            if game["seats"][1]["status"] == "autopilot":
+                break
+            if game["to_act"] == 0 and game["legal"]:
+                stops = [a for a in game["legal"] if a["type"] == "stop"]
+                page.context.request.post(
+                    f"/api/v1/games/{game_id}/actions",
+                    data={
+                        "action": (stops or game["legal"])[0],
+                        "expected_version": game["version"],
+                    },
+                    headers={"X-CSRF-Token": bob},
+                )
+            else:
+                mine.wait_for_timeout(200)
+        # Her clock ran out on her board (it read the game again: the timeout applied).
+        expect(take_back).to_be_visible()
         expect(mine.get_by_test_id("mark-1")).to_have_text("autopilot")
         expect(mine.get_by_test_id("autopilot-note")).to_be_visible()
+        shoot(mine, "board-autopilot")
         take_back.click()
         expect(mine.locator("#board-status")).to_have_text("Your seat is yours again.")
         expect(mine.get_by_test_id("mark-1")).to_have_count(0)

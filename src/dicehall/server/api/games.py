@@ -29,6 +29,7 @@ from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain import gameservice
 from dicehall.server.domain.gameservice import Answer, GameRecord, SeatInfo
+from dicehall.server.domain.reliability import limits_of
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify, read, run_db, write
 from dicehall.server.workers.driver import BotDriver
@@ -77,12 +78,6 @@ class PostAction(BaseModel):
 
     action: dict[str, Any]
     expected_version: int = Field(ge=0)
-
-
-def limits_of(services: Services) -> gameservice.GameLimits:
-    """The site's limits on games per player."""
-    settings = services.settings
-    return gameservice.GameLimits(settings.max_active_games, settings.max_open_games)
 
 
 async def _driver(request: Request) -> BotDriver:
@@ -139,7 +134,7 @@ async def create(
             pace=body.pace,
             vacation=body.vacation,
             private=body.private,
-            limits=limits_of(services),
+            limits=limits_of(services.settings),
         ),
     )
     notify(services, record, seats)
@@ -255,7 +250,7 @@ async def join(
         user,
         game_id,
         lambda conn, record: gameservice.join_game(
-            conn, services.pool, user, record, body.seat, limits_of(services)
+            conn, services.pool, user, record, body.seat, limits_of(services.settings)
         ),
     )
 

@@ -13,6 +13,7 @@ from dicehall.server.api.params import GameId
 from dicehall.server.api.schemas import Hint, errors
 from dicehall.server.core.models import User
 from dicehall.server.domain import gameservice
+from dicehall.server.domain.games.privacy import check_may_watch
 from dicehall.server.domain.gameservice import GameRecord
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import run_db
@@ -37,6 +38,7 @@ def _asked(services: Services, game_id: int, user: User) -> tuple[GameRecord, st
     with services.read_conn() as conn:
         record = gameservice.fetch_game(conn, game_id)
         seats = gameservice.seats_of(conn, game_id)
+        check_may_watch(conn, record, seats, user.id)  # a stranger's private game: a 404
     mine = [s.seat for s in seats if s.user_pk == user.id]
     if not mine:
         raise ApiError(403, "not_your_game", "hints are for the players of a game")

@@ -11,12 +11,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import Connection
 
 from dicehall.server.api.deps import CurrentUser, ServicesDep
 from dicehall.server.api.schemas import NotificationList, NotificationsMarked, errors
 from dicehall.server.core.ids import DB_ID_MAX
-from dicehall.server.core.txn import publish_after_commit
 from dicehall.server.domain import notifications
 from dicehall.server.domain.work import read, run_db, write
 
@@ -70,14 +68,10 @@ async def my_notifications(
 async def mark_read(body: MarkRead, user: CurrentUser, services: ServicesDep) -> dict[str, int]:
     """Mark my notifications read (up to ``up_to``, or all); my other pages are told."""
 
-    def work(conn: Connection) -> int:
-        marked = notifications.mark_read(conn, user.id, body.up_to)
-        if marked:
-            left = notifications.unread(conn, user.id)
-            publish_after_commit(conn, user.id, {"type": "notifications_read", "unread": left})
-        return marked
-
-    return {"marked": await run_db(services, write, services, work)}
+    marked: int = await run_db(
+        services, write, services, lambda conn: notifications.mark_read(conn, user.id, body.up_to)
+    )
+    return {"marked": marked}
 
 
 __all__ = ["router"]

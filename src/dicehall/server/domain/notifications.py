@@ -82,10 +82,15 @@ def unread(conn: Connection, user_pk: int) -> int:
 
 def mark_read(conn: Connection, user_pk: int, up_to: int | None) -> int:
     """Mark ``user_pk``'s notifications read (all, or those up to id ``up_to``); return how
-    many were unread."""
+    many were unread. Their pages are told how many are left unread (after the commit)."""
     query = update(NOTIFICATIONS).where(
         NOTIFICATIONS.c.user_pk == user_pk, NOTIFICATIONS.c.read.is_(False)
     )
     if up_to is not None:
         query = query.where(NOTIFICATIONS.c.id <= up_to)
-    return int(conn.execute(query.values(read=True)).rowcount)
+    marked = int(conn.execute(query.values(read=True)).rowcount)
+    if marked:
+        # Every page of the user's updates its count (the bell in the header).
+        left = unread(conn, user_pk)
+        publish_after_commit(conn, user_pk, {"type": "notifications_read", "unread": left})
+    return marked

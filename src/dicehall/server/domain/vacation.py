@@ -84,6 +84,12 @@ def allowance(conn: Connection, user_pk: int, at: datetime, *, lock: bool = Fals
     )
 
 
+def away_until(user: User, at: datetime) -> datetime | None:
+    """The end of ``user``'s announced absence, if it still runs at ``at`` (shown to all)."""
+    end = None if user.away_until is None else aware(user.away_until)
+    return end if end is not None and end > at else None
+
+
 def _store(conn: Connection, user_pk: int, allowance_: Allowance) -> None:
     conn.execute(
         update(USERS)

@@ -15,7 +15,7 @@ from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.push import session_credential
 from dicehall.server.domain.services import Services
 from dicehall.server.http.session_cookie import clear_session_cookie, set_session_cookie
-from dicehall.server.web import forms
+from dicehall.server.web import forms, vacation_pages
 from dicehall.server.web.common import (
     EXPIRED,
     Member,
@@ -201,10 +201,22 @@ async def logout(request: Request) -> Response:
 
 
 @router.get("/profile", response_class=HTMLResponse)
-def profile_form(request: Request, who: Member, saved: int = 0) -> Response:
-    """My profile, with the form to edit it."""
+async def profile_form(
+    request: Request, who: Member, saved: int = 0, away: int = 0, back: int = 0
+) -> Response:
+    """My profile, with the form to edit it, and my vacation."""
     form = Form({"display_name": who.user.display_name, "about": who.user.about})
-    return page(request, "profile.html", user=who.user, csrf=who.csrf, form=form, saved=bool(saved))
+    done = "away" if away else "back" if back else None
+    return page(
+        request,
+        "profile.html",
+        user=who.user,
+        csrf=who.csrf,
+        form=form,
+        saved=bool(saved),
+        vacation_done=done,
+        **await vacation_pages.vacation_context(request, who.user),
+    )
 
 
 _PROFILE_FIELDS = {"invalid_display_name": "display_name", "invalid_about": "about"}
@@ -237,7 +249,16 @@ async def profile_edit(request: Request, who: Member) -> Response:
             report(form, exc, _PROFILE_FIELDS)
         else:
             return see("/profile?saved=1")
-    return page(request, "profile.html", user=who.user, csrf=who.csrf, form=form, status_code=422)
+    vacation_ = await vacation_pages.vacation_context(request, who.user)
+    return page(
+        request,
+        "profile.html",
+        user=who.user,
+        csrf=who.csrf,
+        form=form,
+        status_code=422,
+        **vacation_,
+    )
 
 
 @router.get("/password", response_class=HTMLResponse)

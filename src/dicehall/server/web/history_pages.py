@@ -129,7 +129,7 @@ def history_page(request: Request, user_id: str) -> HTMLResponse:
         record=[(kind, _title(kind), counts) for kind, counts in record["games"].items()],
         vs=form.get("vs"),
         more=more,
-        first_page=params.get("cursor") is None,
+        first_page=not params.get("cursor"),
         results=[("", "Any result"), ("win", "Won"), ("loss", "Lost"), ("draw", "Shared win")],
         states=[("finished", "Finished"), ("active", "In progress")],
     )

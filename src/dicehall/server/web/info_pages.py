@@ -7,7 +7,8 @@ from fastapi.responses import HTMLResponse
 
 from dicehall import games
 from dicehall.engine.errors import InvalidInput
-from dicehall.server.domain import accounts, fairness, reliability
+from dicehall.server.core.clock import now
+from dicehall.server.domain import accounts, fairness, reliability, vacation
 from dicehall.server.domain.errors import Refused
 from dicehall.server.web.common import not_found, services_of, visitor
 from dicehall.server.web.markdown import rules_html
@@ -82,5 +83,11 @@ def public_profile(request: Request, user_id: str) -> HTMLResponse:
             return not_found(request, who, "There is no user by that id.")
         reliable = reliability.reliability(db.connection(), shown.id)
     return page(
-        request, "user.html", user=who.user, csrf=who.csrf, shown=shown, reliability=reliable
+        request,
+        "user.html",
+        user=who.user,
+        csrf=who.csrf,
+        shown=shown,
+        reliability=reliable,
+        away_until=vacation.away_until(shown, now()),
     )

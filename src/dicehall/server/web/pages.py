@@ -16,11 +16,21 @@ from dicehall.server.web import (
     game_pages,
     history_pages,
     info_pages,
+    notification_pages,
     replay_pages,
+    vacation_pages,
 )
 
 router = APIRouter(include_in_schema=False)
-for pages in (info_pages, account_pages, game_pages, history_pages, replay_pages):
+for pages in (
+    info_pages,
+    account_pages,
+    game_pages,
+    history_pages,
+    replay_pages,
+    vacation_pages,
+    notification_pages,
+):
     router.include_router(pages.router)
 
 __all__ = ["router"]

@@ -7,6 +7,11 @@
 
 import { api, h, seatName } from "/static/js/board-core.js";
 
+/** Put `children` in `box`, leaving out the ones that are not there (null, false). */
+function fill(box, ...children) {
+  box.replaceChildren(...children.filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 /** A time bank as people say it: "2 d 4 h", "3 h 5 min", "4 min 5 s", "45 s" (the same
  * rules as the server's dicehall.server.domain.games.ending.time_left). */
 export function timeLeft(seconds) {
@@ -113,7 +118,7 @@ export function attach(root) {
       );
     });
     clockBox.hidden = false;
-    clockBox.replaceChildren(
+    fill(clockBox,
       h("h2", { class: "clock-h", id: "clock-title" }, game.clock && game.status === "active" ? "Time left" : "Seats"),
       game.pace ? h("p", { class: "clock-pace", "data-testid": "pace" }, `Pace: ${paceName(game.pace)}`) : null,
       h("ul", { class: "clock-seats" }, rows),
@@ -173,7 +178,7 @@ export function attach(root) {
           answer(false);
         }
       });
-      actionBox.replaceChildren(h("h2", { class: "visually-hidden" }, "Your seat"), box);
+      fill(actionBox, h("h2", { class: "visually-hidden" }, "Your seat"), box);
       const key = focusKey ?? hadFocus;
       if (key) (actionBox.querySelector(`[data-key="${key}"]`) ?? no).focus();
       return;
@@ -193,7 +198,7 @@ export function attach(root) {
       : me.status === "resigned"
         ? h("p", { class: "seat-note" }, "You resigned: the autopilot plays your seat to the end.")
         : null;
-    actionBox.replaceChildren(
+    fill(actionBox,
       h("h2", { class: "visually-hidden" }, "Your seat"),
       note,
       buttons.length ? h("div", { class: "actions" }, buttons) : null,
@@ -263,7 +268,7 @@ export function attach(root) {
       h("a", { class: "button secondary", href: `/games/${encodeURIComponent(id)}/replay`, "data-testid": "replay-link" }, "Replay this game"));
     endBox.hidden = false;
     if (game.status === "aborted") {
-      endBox.replaceChildren(
+      fill(endBox,
         h("h2", { tabindex: "-1", "data-testid": "ending-title" }, "This game was aborted"),
         h("p", {}, "It ended before every player had moved: no result, no rating."),
         replay,
@@ -272,7 +277,7 @@ export function attach(root) {
     }
     const scores = game.result?.scores ?? [];
     const ranking = game.ranking ?? game.seats.map((s) => s.seat);
-    endBox.replaceChildren(
+    fill(endBox,
       h("h2", { tabindex: "-1", "data-testid": "ending-title" }, "Final ranking"),
       h("ol", { class: "ranking", "data-testid": "ranking" },
         ranking.map((seat) => {

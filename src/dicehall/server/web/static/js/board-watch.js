@@ -23,7 +23,10 @@ export function watch(root) {
     line.append(note);
   }
   line.append(count);
-  (document.getElementById("board-status") ?? root).after(line);
+  // Under the page's title, where a phone shows it without scrolling past the board.
+  const title = document.getElementById("board-title");
+  if (title) title.after(line);
+  else root.before(line);
 
   let seen = -1;
   document.addEventListener("dicehall:push", (event) => {

@@ -20,6 +20,11 @@ let replay = null;
 let board = null; // the game's board module
 let at = 0;
 
+/** Put `children` in `box`, leaving out the ones that are not there (null, false). */
+function fill(box, ...children) {
+  box.replaceChildren(...children.filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 /** A die of a sentence: a face, or a game's notation such as "6r" (face and colour). */
 function lineDie(d) {
   if (typeof d === "number") return die(d);
@@ -80,7 +85,7 @@ function drawEvent(frame, game) {
     const kind = String(frame.event.action?.type ?? "a move").replaceAll("_", " ");
     lines.push(h("li", { class: "story-line" }, h("span", { class: "story-text" }, `${who}: ${kind}.`)));
   }
-  eventBox.replaceChildren(
+  fill(eventBox,
     h("h2", { class: "replay-h" }, `Event ${frame.index + 1}: ${who}`),
     frame.event.type === "resolved" ? outcome(frame.event) : null,
     lines.length ? h("ol", { class: "story-lines", "data-testid": "lines" }, lines) : null,
@@ -90,10 +95,10 @@ function drawEvent(frame, game) {
 function drawStanding(frame, game) {
   const s = frame.standing;
   if (!s) {
-    standingBox.replaceChildren(h("h2", { id: "replay-standing-title" }, "Score sheet"), h("p", { class: "muted" }, "This game keeps no running score."));
+    fill(standingBox, h("h2", { id: "replay-standing-title" }, "Score sheet"), h("p", { class: "muted" }, "This game keeps no running score."));
     return;
   }
-  standingBox.replaceChildren(
+  fill(standingBox,
     h("h2", { id: "replay-standing-title" }, `Score sheet, ${s.noun} ${s.number}`),
     h("table", { class: "replay-scores", "data-testid": "standing" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Score"))),
@@ -124,11 +129,11 @@ function drawEnd(game, last) {
   }
   endBox.hidden = false;
   if (!replay.ranking) {
-    endBox.replaceChildren(h("h2", {}, "The game was aborted here"), h("p", {}, "No result, no rating."));
+    fill(endBox, h("h2", {}, "The game was aborted here"), h("p", {}, "No result, no rating."));
     return;
   }
   const scores = replay.result?.scores ?? [];
-  endBox.replaceChildren(
+  fill(endBox,
     h("h2", {}, "Final ranking"),
     h("ol", { class: "ranking", "data-testid": "ranking" }, replay.ranking.map((seat) => {
       const s = replay.seats[seat];
@@ -190,22 +195,32 @@ document.addEventListener("keydown", (event) => {
 async function load() {
   const got = await api("GET", `/api/v1/games/${id}/replay`);
   if (!got.ok) {
-    eventBox.replaceChildren(h("p", { class: "status" }, got.data.error ?? "The replay could not be loaded."));
+    fill(eventBox, h("p", { class: "status" }, got.data.error ?? "The replay could not be loaded."));
     return;
   }
   replay = got.data;
   board = await import(`/static/js/boards/${replay.game}.js`).catch(() => null);
   if (!replay.frames.length) {
-    eventBox.replaceChildren(h("p", {}, "Nothing happened in this game."));
+    fill(eventBox, h("p", {}, "Nothing happened in this game."));
     counter.textContent = "0 of 0";
     return;
   }
   slider.max = String(replay.frames.length - 1);
   slider.disabled = false;
   for (const button of Object.values(buttons)) button.disabled = false;
-  const asked = /^#event-(\d+)$/.exec(location.hash);
-  go(asked ? Number(asked[1]) - 1 : 0);
+  go(askedFrame() ?? 0);
   root.dataset.ready = "true";
 }
+
+/** The frame a link asks for ("#event-12" is frame 11), if any. */
+function askedFrame() {
+  const asked = /^#event-(\d+)$/.exec(location.hash);
+  return asked ? Number(asked[1]) - 1 : null;
+}
+
+window.addEventListener("hashchange", () => {
+  const i = askedFrame();
+  if (i !== null) go(i);
+});
 
 load();

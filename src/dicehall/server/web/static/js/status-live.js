@@ -25,24 +25,7 @@ async function refresh() {
   }
 }
 
-function connect(delay = 500) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/api/v1/ws`);
-  socket.addEventListener("open", () => {
-    delay = 500;
-    document.body.dataset.live = "on";
-  });
-  socket.addEventListener("message", (event) => {
-    try {
-      if (JSON.parse(event.data).type === "game") refresh();
-    } catch {
-      // not a message for us
-    }
-  });
-  socket.addEventListener("close", () => {
-    document.body.dataset.live = "off";
-    setTimeout(() => connect(Math.min(delay * 2, 10000)), delay);
-  });
-}
-
-connect();
+// The page's push socket (push.js, shared with the header's bell) passes each message on.
+document.addEventListener("dicehall:push", (event) => {
+  if (event.detail && event.detail.type === "game") refresh();
+});
