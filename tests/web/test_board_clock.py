@@ -95,7 +95,7 @@ def test_the_running_clock_counts_down(page: Page, browser: Browser, site: LiveS
         seconds = lambda text: int(text.split()[0]) * 60 + int(text.split()[2])  # noqa: E731
         assert 0 < seconds(first) - seconds(later) <= 3
         expect(clock).to_contain_text("to move")
-        expect(page.locator("#board-actions")).to_have_text("Your seat Resign Abort the game")
+        expect(page.locator("#board-actions")).to_have_text("Your seatResignAbort the game")
         shoot(page, "board-clock")
         page.set_viewport_size({"width": 390, "height": 800})
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
