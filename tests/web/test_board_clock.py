@@ -302,3 +302,44 @@ def test_a_spectator_sees_the_clocks_but_no_buttons(
             watcher.close()
     finally:
         other.close()
+
+
+def test_the_status_page_shows_time_left_least_first(
+    page: Page, browser: Browser, site: LiveServer
+) -> None:
+    """Games waiting on me are listed with the least time left first (a game made earlier
+    but with less time comes before a later one), each with its time left."""
+    quick, other, alice, bob = two_players(page, browser, site, pace="live")
+    try:
+        slow = page.context.request.post(
+            "/api/v1/games",
+            data={
+                "game": "tenthousand",
+                "seats": ["me", "bob"],
+                "options": {"target": 5000, "entry_threshold": 0},
+                "pace": "days-5",
+            },
+            headers={"X-CSRF-Token": alice},
+        ).json()["id"]
+        assert other.request.post(f"/api/v1/games/{slow}/accept", headers={"X-CSRF-Token": bob}).ok
+        for game_id in (quick, slow):
+            assert page.context.request.get(f"/api/v1/games/{game_id}").json()["your_turn"]
+        page.goto("/status")
+        section = page.locator("section", has=page.get_by_role("heading", name="Waiting on you"))
+        rows = section.locator("tbody tr")
+        expect(rows).to_have_count(2)
+        expect(rows.nth(0)).to_contain_text(f"#{quick}")
+        expect(rows.nth(1)).to_contain_text(f"#{slow}")
+        first = rows.nth(0).get_by_test_id("time-left").inner_text()
+        assert re.fullmatch(r"· (2 min \d+ s|3 min 0 s) left", first), first
+        second = rows.nth(1).get_by_test_id("time-left").inner_text()
+        assert second in ("· 5 d 0 h left", "· 4 d 23 h left"), second
+        # Bob's page lists them as waiting on others, with the time alice has.
+        theirs = other.new_page()
+        theirs.goto("/status")
+        waiting = theirs.locator(
+            "section", has=theirs.get_by_role("heading", name="Waiting on others")
+        )
+        expect(waiting.get_by_test_id("time-left")).to_have_count(2)
+    finally:
+        other.close()

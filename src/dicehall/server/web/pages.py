@@ -19,6 +19,7 @@ from dicehall.server.web import (
     notification_pages,
     replay_pages,
     vacation_pages,
+    watch_pages,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -30,6 +31,7 @@ for pages in (
     replay_pages,
     vacation_pages,
     notification_pages,
+    watch_pages,
 ):
     router.include_router(pages.router)
 
