@@ -177,6 +177,7 @@ def test_a_deadline_during_an_absence_moves_to_its_end(
     assert away.status_code == 200, away.text
     away_until = moment(away.json()["away_until"])
     user = stored(services, name)
+    assert user.vacation_accrued_at is not None
     paid = (away_until - aware(user.vacation_accrued_at)).total_seconds()
     assert user.vacation_seconds == pytest.approx(SIGN_UP_ALLOWANCE - paid, abs=1e-3)
     assert 2 * 3600 - 60 < paid <= 2 * 3600
@@ -200,14 +201,21 @@ def test_a_deadline_during_an_absence_moves_to_its_end(
     clock = saved["clock"]["seats"][late]
     assert clock["running"] and abs((moment(clock["deadline"]) - away_until).total_seconds()) < 0.01
     # The absence paid for it: no floating hour was spent on top.
+    # (The allowance grows by 2 days a month meanwhile: a fraction of a second here.)
     after = stored(services, name)
-    assert after.vacation_seconds == pytest.approx(user.vacation_seconds, abs=1e-3)
-    assert after.vacation_until is None
+    assert after.vacation_seconds == pytest.approx(user.vacation_seconds, abs=1)
+    # The absence's time up to its end is now spent: coming back refunds none of it.
+    assert after.vacation_until is not None
+    assert abs((aware(after.vacation_until) - away_until).total_seconds()) < 0.01
     assert timeouts(services, game["id"]) == 0
     shown = vacation_of(client, players[late])
     assert shown["allowance_seconds"] == pytest.approx(SIGN_UP_ALLOWANCE - paid, abs=5)
     assert shown["allowance_seconds"] > SIGN_UP_ALLOWANCE - paid - FLOATING_HOUR / 2
     assert shown["away_until"] == away.json()["away_until"]
+    # Coming back early without moving refunds nothing: the game still waits until the end.
+    back = client.delete(f"{API}/users/me/away", headers=players[late])
+    assert back.status_code == 200, back.text
+    assert stored(services, name).vacation_seconds == pytest.approx(after.vacation_seconds, abs=5)
 
 
 def test_any_move_ends_an_absence_and_refunds_it(client: TestClient, make_user: MakeUser) -> None:

@@ -180,6 +180,11 @@ def test_abort_from_the_board_while_nobody_moved(
         game = page.context.request.get(f"/api/v1/games/{game_id}").json()
         assert game["status"] == "aborted" and game["result"] is None
         shoot(page, "board-aborted")
+        page.goto("/status")
+        row = page.locator("tr", has=page.get_by_role("link", name=f"Ten Thousand #{game_id}"))
+        expect(row).to_contain_text("aborted: no result")
+        called_off = page.locator("section", has=page.get_by_role("heading", name="Called off"))
+        expect(called_off).to_contain_text(f"#{game_id}")
     finally:
         other.close()
 
@@ -274,6 +279,9 @@ def test_an_autopilot_seat_is_taken_back_from_the_board(
         expect(take_back).to_be_visible()
         expect(mine.get_by_test_id("mark-1")).to_have_text("autopilot")
         expect(mine.get_by_test_id("autopilot-note")).to_be_visible()
+        # People's time is shown, not the bot's (it never runs out).
+        expect(mine.get_by_test_id("clock-0")).to_be_visible()
+        expect(mine.get_by_test_id("clock-2")).to_have_count(0)
         shoot(mine, "board-autopilot")
         take_back.click()
         expect(mine.locator("#board-status")).to_have_text("Your seat is yours again.")

@@ -263,7 +263,9 @@ async def _seat_change(
     change: Callable[[Connection, GameRecord], tuple[GameRecord, list[SeatInfo]]],
 ) -> dict[str, Any]:
     def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]]:
-        return change(conn, gameservice.fetch_game(conn, game_id, lock=True))
+        record, _ = change(conn, gameservice.fetch_game(conn, game_id, lock=True))
+        # Read the seats back: a change builds only the seats it touched.
+        return record, gameservice.seats_of(conn, game_id)
 
     record, seats = await run_db(services, write, services, work)
     notify(services, record, seats)

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, select, update
 
-from dicehall.server.core.clock import aware
+from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import User
 from dicehall.server.domain.errors import Refused
 
@@ -107,9 +107,12 @@ def save_from_timeout(conn: Connection, user_pk: int, deadline: datetime) -> dat
     """The new deadline for a seat of ``user_pk`` whose time ran out at ``deadline``: the
     end of a window already paid for, or of a new floating hour (spent now); None when the
     allowance cannot pay for an hour."""
-    held = allowance(conn, user_pk, deadline, lock=True)
+    held = allowance(conn, user_pk, now(), lock=True)
     covered = held.covering(deadline)
     if covered is not None:
+        if held.away_until == covered and (held.until is None or held.until < covered):
+            # The absence saved a game: its time up to its end is spent (no refund).
+            _store(conn, user_pk, Allowance(held.seconds, held.at, covered, held.away_until))
         return covered
     if held.seconds < FLOATING_HOUR:
         return None
@@ -152,7 +155,9 @@ def ended_away(conn: Connection, user_pk: int, at: datetime) -> Allowance:
     held = allowance(conn, user_pk, at, lock=True)
     if held.away_until is None:
         return held
-    unused = max(0.0, (held.away_until - at).total_seconds())
+    # Time the absence already saved a game until (``until``) is used, not given back.
+    used_until = max(at, held.until) if held.until is not None else at
+    unused = max(0.0, (held.away_until - used_until).total_seconds())
     new = Allowance(min(float(MOST_ALLOWANCE), held.seconds + unused), at, held.until, None)
     _store(conn, user_pk, new)
     return new

@@ -103,7 +103,8 @@ export function attach(root) {
     }
     const clocks = new Map((game.clock?.seats ?? []).map((c) => [c.seat, c]));
     const rows = game.seats.map((seat) => {
-      const clock = game.status === "active" ? clocks.get(seat.seat) : undefined;
+      // A bot's bank never runs out (it moves at once): only people's time is shown.
+      const clock = game.status === "active" && !seat.bot ? clocks.get(seat.seat) : undefined;
       const mark = MARKS[seat.status];
       return h(
         "li",
