@@ -92,8 +92,7 @@ def test_the_running_clock_counts_down(page: Page, browser: Browser, site: LiveS
         # It counts down each second without reading the game again.
         expect(running).not_to_have_text(first, timeout=3000)
         later = running.inner_text()
-        seconds = lambda text: int(text.split()[0]) * 60 + int(text.split()[2])  # noqa: E731
-        assert 0 < seconds(first) - seconds(later) <= 3
+        assert 0 < _seconds(first) - _seconds(later) <= 3
         expect(clock).to_contain_text("to move")
         expect(page.locator("#board-actions")).to_have_text("Your seatResignAbort the game")
         shoot(page, "board-clock")
@@ -351,3 +350,9 @@ def test_the_status_page_shows_time_left_least_first(
         expect(waiting.get_by_test_id("time-left")).to_have_count(2)
     finally:
         other.close()
+
+
+def _seconds(text: str) -> int:
+    """Seconds in a clock's "4 min 58 s left"."""
+    words = text.split()
+    return int(words[0]) * 60 + int(words[2])
