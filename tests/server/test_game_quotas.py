@@ -77,6 +77,9 @@ def test_an_invitation_is_accepted_or_declined(client: TestClient, make_user: Ma
         "open": False,
         "invited": True,
         "name": "bob",
+        "status": "playing",
+        "moved": False,
+        "away_until": None,
     }
     listed = client.get(f"{API}/games", headers=bob).json()
     assert listed[0]["id"] == game["id"] and listed[0]["invitation"]

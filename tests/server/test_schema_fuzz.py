@@ -281,6 +281,16 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(client, "GET", "/games", 200, me)
         call(client, "GET", "/games/waiting-on-me", 200, me)
         call(client, "GET", "/games/{game_id}/log", 200, me, path_parameters={"game_id": finished})
+        call(
+            client, "GET", "/games/{game_id}/replay", 200, me, path_parameters={"game_id": finished}
+        )
+        call(client, "GET", "/games/live", 200, me, query={"limit": 5})
+        guest = {"game_id": mine, "user_id": "friend"}
+        call(client, "POST", "/games/{game_id}/watchers", 200, me, path_parameters=at,
+             body={"user": "friend"})  # fmt: skip
+        call(client, "GET", "/games/{game_id}/watchers", 200, me, path_parameters=at)
+        call(client, "DELETE", "/games/{game_id}/watchers/{user_id}", 200, me,
+             path_parameters=guest)  # fmt: skip
         at = {"game_id": finished}
         call(client, "POST", "/games/{game_id}/rematch", 201, me, path_parameters=at)
         waiting = create(client, friend, "tenthousand", "me", "open")

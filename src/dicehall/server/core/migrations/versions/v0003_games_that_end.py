@@ -23,10 +23,12 @@ branch_labels = None
 depends_on = None
 
 _SIGN_UP_ALLOWANCE = str(7 * 24 * 3600)
+#: SQLite rebuilds a table to add an index in batch mode: these keep AUTOINCREMENT (0002).
+_NEVER_REUSED = {"sqlite_autoincrement": True}
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("users") as batch_op:
+    with op.batch_alter_table("users", table_kwargs=_NEVER_REUSED) as batch_op:
         batch_op.add_column(
             sa.Column(
                 "vacation_seconds", sa.Float(), nullable=False, server_default=_SIGN_UP_ALLOWANCE
@@ -37,7 +39,7 @@ def upgrade() -> None:
         )
         batch_op.add_column(sa.Column("vacation_until", sa.DateTime(timezone=True), nullable=True))
         batch_op.add_column(sa.Column("away_until", sa.DateTime(timezone=True), nullable=True))
-    with op.batch_alter_table("games") as batch_op:
+    with op.batch_alter_table("games", table_kwargs=_NEVER_REUSED) as batch_op:
         batch_op.add_column(sa.Column("pace", sa.Text(), nullable=True))
         batch_op.add_column(sa.Column("clock", sa.Text(), nullable=True))
         batch_op.add_column(sa.Column("deadline", sa.DateTime(timezone=True), nullable=True))
@@ -128,12 +130,12 @@ def downgrade() -> None:
         batch_op.drop_column("left_version")
         batch_op.drop_column("moved")
         batch_op.drop_column("status")
-    with op.batch_alter_table("games") as batch_op:
+    with op.batch_alter_table("games", table_kwargs=_NEVER_REUSED) as batch_op:
         batch_op.drop_index("ix_games_ended_at")
         batch_op.drop_index("ix_games_remind_at")
         batch_op.drop_index("ix_games_deadline")
         for column in ("ended_at", "private", "vacation", "remind_at", "deadline", "clock", "pace"):
             batch_op.drop_column(column)
-    with op.batch_alter_table("users") as batch_op:
+    with op.batch_alter_table("users", table_kwargs=_NEVER_REUSED) as batch_op:
         for column in ("away_until", "vacation_until", "vacation_accrued_at", "vacation_seconds"):
             batch_op.drop_column(column)
