@@ -74,3 +74,25 @@ def test_without_the_distribution_the_game_is_gone(monkeypatch: pytest.MonkeyPat
     monkeypatch.delitem(games._EXTRA, "pig", raising=False)
     games.refresh()
     assert "pig" not in games.available()
+
+
+def test_asking_whether_a_game_has_a_bot_imports_no_bot_module() -> None:
+    """Listing a game's bots (the API's kinds, the new-game form, seat checks) must not
+    import their modules: some load solvers and their numeric stacks."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from dicehall import games\n"
+        "for name in games.available():\n"
+        "    entry = games.get(name)\n"
+        "    entry.ranked_bots(); entry.autopilot_bot(); 'heuristic' in entry.bots\n"
+        "loaded = [m for m in sys.modules\n"
+        "          if m.startswith('dicehall.games.') and m.endswith('.bots') or m == 'numba']\n"
+        "print(','.join(sorted(loaded)))\n"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert found == "", found

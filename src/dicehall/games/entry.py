@@ -65,6 +65,10 @@ class LazyBots(Mapping[str, BotFactory]):
         factory: BotFactory = getattr(importlib.import_module(self.module), attribute)
         return factory
 
+    def __contains__(self, name: object) -> bool:
+        # Mapping's own test looks the bot up, which would import its module.
+        return name in self._names
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
 
