@@ -83,9 +83,10 @@ def two_people(
         client,
         alice,
         {
-            "game": "tenthousand",
+            # Boatzee: the first seat always acts first (a Ten Thousand roll may bust and
+            # pass the turn before anyone moves).
+            "game": "boatzee",
             "seats": ["me", "bob"],
-            "options": {"target": 5000, "entry_threshold": 0},
             "pace": TINY if pace is None else pace,
             "vacation": vacation,
         },
