@@ -45,10 +45,11 @@ def test_the_board_words_time_left_as_the_server_does(page: Page) -> None:
 
 
 def two_players(
-    page: Page, browser: Browser, site: LiveServer, pace: Any = None, game: str = "tenthousand"
+    page: Page, browser: Browser, site: LiveServer, pace: Any = None, game: str = "boatzee"
 ) -> tuple[int, BrowserContext, str, str]:
-    """A 2-seat game between "alice" (the page's user, seat 0) and "bob" (another
-    context): the game's id, bob's context, and both CSRF tokens."""
+    """A 2-seat game between "alice" (the page's user, seat 0, who acts first: a Ten
+    Thousand roll could bust and pass the turn at once) and "bob" (another context): the
+    game's id, bob's context, and both CSRF tokens."""
     alice = signup_api(page.context, "alice")
     other = browser.new_context(base_url=site.base, bypass_csp=True)
     bob = signup_api(other, "bob")
@@ -180,7 +181,7 @@ def test_abort_from_the_board_while_nobody_moved(
         assert game["status"] == "aborted" and game["result"] is None
         shoot(page, "board-aborted")
         page.goto("/status")
-        row = page.locator("tr", has=page.get_by_role("link", name=f"Ten Thousand #{game_id}"))
+        row = page.locator("tr", has=page.get_by_role("link", name=f"Boatzee #{game_id}"))
         expect(row).to_contain_text("aborted: no result")
         called_off = page.locator("section", has=page.get_by_role("heading", name="Called off"))
         expect(called_off).to_contain_text(f"#{game_id}")
