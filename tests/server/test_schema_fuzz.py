@@ -8,6 +8,7 @@ the fuzz found, each pinned by a plain test."""
 from __future__ import annotations
 
 import random
+import time
 import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -93,6 +94,9 @@ def _finish(client: TestClient, headers: Headers, game_id: int) -> None:
         game = client.get(f"{API}/games/{game_id}", headers=headers).json()
         if game["status"] == "finished":
             return
+        if not game["legal"]:  # the bot driver has the rest of the bot's turn: wait for it
+            time.sleep(0.05)
+            continue
         enders = [a for a in game["legal"] if a["type"] in {"stop", "hold", "bank", "fold"}]
         action = rng.choice(enders or game["legal"])
         body = {"action": action, "expected_version": game["version"]}

@@ -38,7 +38,8 @@ def test_the_bell_counts_unread_notifications_live(
     other = browser.new_context(base_url=site.base, bypass_csp=True)
     try:
         ringo = signup_api(other, "ringo")
-        game_id = create_game_api(other, ringo, "tenthousand", ["me", "belle"])
+        # Boatzee's first seat always acts first (a Ten Thousand bust would pass the turn).
+        game_id = create_game_api(other, ringo, "boatzee", ["me", "belle"])
         accept_game_api(page.context, csrf, game_id)
         page.goto("/")
         page.wait_for_function("document.body.dataset.live === 'on'")
