@@ -8,9 +8,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
+from dicehall.server.app import create_app
+from dicehall.server.domain.services import Services, build_services
 from tests.live import LiveServer
+from tests.server.conftest import site_settings
 
 CHROMIUM = os.environ.get("DICEHALL_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -113,3 +117,20 @@ def accept_game_api(context: BrowserContext, csrf: str, game_id: int) -> None:
         f"/api/v1/games/{game_id}/accept", headers={"X-CSRF-Token": csrf}
     )
     assert response.ok, response.text()
+
+
+@pytest.fixture
+def services(tmp_path: Path) -> Iterator[Services]:
+    """The site's services on a fresh SQLite database (for page tests without a browser)."""
+    built = build_services(site_settings(f"sqlite:///{tmp_path}/pages.sqlite3"))
+    try:
+        yield built
+    finally:
+        built.engine.dispose()
+
+
+@pytest.fixture
+def web(services: Services) -> Iterator[TestClient]:
+    """A test client of the site on SQLite (no redirects followed, so they can be checked)."""
+    with TestClient(create_app(services=services), follow_redirects=False) as client:
+        yield client

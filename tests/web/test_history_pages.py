@@ -7,7 +7,6 @@ from __future__ import annotations
 import html as html_lib
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,20 +14,11 @@ from fastapi.testclient import TestClient
 
 from dicehall.server.app import create_app
 from dicehall.server.domain.games import seating
-from dicehall.server.domain.services import Services, build_services
+from dicehall.server.domain.services import Services
 from tests.live import add_user
-from tests.server.conftest import Headers, site_settings
+from tests.server.conftest import Headers
 
 API = "/api/v1"
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[Services]:
-    built = build_services(site_settings(f"sqlite:///{tmp_path}/history.sqlite3"))
-    try:
-        yield built
-    finally:
-        built.engine.dispose()
 
 
 @pytest.fixture

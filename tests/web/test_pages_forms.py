@@ -4,37 +4,17 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from dicehall import games
-from dicehall.server.app import create_app
 from dicehall.server.core.models import DiceBatch
-from dicehall.server.domain.services import Services, build_services
+from dicehall.server.domain.services import Services
 from dicehall.server.web import forms
 from dicehall.server.web.markdown import to_html
-from tests.server.conftest import site_settings
 
 API = "/api/v1"
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[Services]:
-    built = build_services(site_settings(f"sqlite:///{tmp_path}/pages.sqlite3"))
-    try:
-        yield built
-    finally:
-        built.engine.dispose()
-
-
-@pytest.fixture
-def web(services: Services) -> Iterator[TestClient]:
-    """A test client of the site on SQLite (no redirects followed, so they can be checked)."""
-    with TestClient(create_app(services=services), follow_redirects=False) as client:
-        yield client
 
 
 def _token(html: str) -> str:

@@ -4,36 +4,16 @@ and the notifications page marking what it shows read."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from dicehall.server.app import create_app
 from dicehall.server.core.models import User
 from dicehall.server.domain import notifications
-from dicehall.server.domain.services import Services, build_services
-from tests.server.conftest import site_settings
+from dicehall.server.domain.services import Services
 from tests.web.test_pages_forms import _error_of, _signup
 
 API = "/api/v1"
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[Services]:
-    built = build_services(site_settings(f"sqlite:///{tmp_path}/pages.sqlite3"))
-    try:
-        yield built
-    finally:
-        built.engine.dispose()
-
-
-@pytest.fixture
-def web(services: Services) -> Iterator[TestClient]:
-    with TestClient(create_app(services=services), follow_redirects=False) as client:
-        yield client
 
 
 def _allowance(web: TestClient) -> float:

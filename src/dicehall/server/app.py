@@ -83,6 +83,7 @@ def _static_dir() -> str:
 def _routers() -> list[APIRouter]:
     from dicehall.server.api import (
         accounts,
+        endings,
         hints,
         history,
         notifications,
@@ -97,6 +98,7 @@ def _routers() -> list[APIRouter]:
         # Before the games: /games/live must not be taken for /games/{game_id}.
         watching.router,
         games.router,
+        endings.router,
         hints.router,
         replay.router,
         vacation.router,

@@ -25,6 +25,7 @@ from dicehall.server.api.schemas import (
     WaitingOnMe,
     errors,
 )
+from dicehall.server.api.settling import Overdue, read_settled, settle
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain import gameservice
@@ -59,12 +60,6 @@ class CreateGame(BaseModel):
     private: bool = Field(
         default=False, description="Only the players (and users they invite) may watch."
     )
-
-
-class AtVersion(BaseModel):
-    """A change to a game at the version the client saw (resign, abort, take back)."""
-
-    expected_version: int = Field(ge=0)
 
 
 class JoinGame(BaseModel):
@@ -197,43 +192,6 @@ async def get_game(
     return driver.describe(await read_settled(services, game_id, user))
 
 
-async def read_settled(services: Services, game_id: int, user: User | None) -> dict[str, Any]:
-    """A game's payload for ``user``, with a clock that ran out applied first (nobody waits
-    for the sweeper)."""
-
-    payload: dict[str, Any] = await run_db(
-        services, read, services, lambda conn: gameservice.read_game(conn, game_id, user)
-    )
-    if not _out_of_time(payload):
-        return payload
-    await settle(services, game_id)
-    fresh: dict[str, Any] = await run_db(
-        services, read, services, lambda conn: gameservice.read_game(conn, game_id, user)
-    )
-    return fresh
-
-
-def _out_of_time(payload: dict[str, Any]) -> bool:
-    clock = payload.get("clock")
-    return (
-        payload.get("status") == "active"
-        and clock is not None
-        and any(seat["running"] and seat["remaining"] <= 0 for seat in clock["seats"])
-    )
-
-
-async def settle(services: Services, game_id: int) -> None:
-    """Apply game ``game_id``'s timeout if its clock ran out, and push the change."""
-
-    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]] | None:
-        record = gameservice.fetch_game(conn, game_id, lock=True)
-        return gameservice.apply_timeout(conn, services.pool, record, now())
-
-    changed = await run_db(services, write, services, work)
-    if changed is not None:
-        notify(services, *changed)
-
-
 @router.post(
     "/games/{game_id}/join",
     operation_id="games-join",
@@ -349,7 +307,7 @@ async def post_action(
         # for the lock is then seen, and answered as a replay rather than as stale.
         record = gameservice.fetch_game(conn, game_id, lock=True)
         if gameservice.overdue(record, now()):
-            raise _Overdue
+            raise Overdue
         if key is not None:
             done = gameservice.find_replay(conn, user, key, bound_to)
             if done is not None:
@@ -372,7 +330,7 @@ async def post_action(
     try:
         try:
             payload, changed = await run_db(services, write, services, work)
-        except _Overdue:
+        except Overdue:
             # The mover's clock (or another's) ran out: that is applied first, on its own.
             await settle(services, game_id)
             payload, changed = await run_db(services, write, services, work)
@@ -384,10 +342,6 @@ async def post_action(
     if changed is not None:
         notify(services, *changed)
     return driver.describe(payload)
-
-
-class _Overdue(Exception):
-    """A clock ran out before this change: apply the timeout first."""
 
 
 def _replayed(conn: Connection, stored_game: int, game_id: int, user: User) -> dict[str, Any]:
@@ -451,75 +405,3 @@ async def rematch(
     record, seats = await run_db(services, write, services, work)
     notify(services, record, seats)
     return driver.describe(gameservice.game_payload(record, seats, user))
-
-
-Ending = Callable[..., tuple[GameRecord, list[SeatInfo]]]
-
-
-async def _end(
-    services: Services,
-    driver: BotDriver,
-    user: User,
-    game_id: int,
-    change: Ending,
-    expected_version: int,
-) -> dict[str, Any]:
-    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]]:
-        record = gameservice.fetch_game(conn, game_id, lock=True)
-        if gameservice.overdue(record, now()):
-            raise _Overdue
-        record, seats = change(conn, services.pool, user, record, expected_version)
-        if record.status in ("finished", "aborted"):
-            services.pool.reveal_ready(conn)
-        return record, seats
-
-    try:
-        record, seats = await run_db(services, write, services, work)
-    except _Overdue:
-        await settle(services, game_id)
-        record, seats = await run_db(services, write, services, work)
-    notify(services, record, seats)
-    return driver.describe(gameservice.game_payload(record, seats, user))
-
-
-@router.post(
-    "/games/{game_id}/resign",
-    operation_id="games-resign",
-    response_model=Game,
-    responses=errors(400, 401, 403, 404, 409, 422, 503),
-)
-async def resign(
-    game_id: GameId, body: AtVersion, user: CurrentUser, services: ServicesDep, driver: DriverDep
-) -> dict[str, Any]:
-    """Resign my seat. In a 2-seat game the other seat wins; in a game of 3+ seats the
-    game's autopilot bot plays my seat to the end and I rank last of those still in. Asking
-    again answers the game as it is."""
-    return await _end(services, driver, user, game_id, gameservice.resign, body.expected_version)
-
-
-@router.post(
-    "/games/{game_id}/abort",
-    operation_id="games-abort",
-    response_model=Game,
-    responses=errors(400, 401, 403, 404, 409, 422, 503),
-)
-async def abort(
-    game_id: GameId, body: AtVersion, user: CurrentUser, services: ServicesDep, driver: DriverDep
-) -> dict[str, Any]:
-    """Call off a started game while some person at it has not moved yet: status
-    ``aborted``, no result, no rating. Asking again answers the game as it is."""
-    return await _end(services, driver, user, game_id, gameservice.abort, body.expected_version)
-
-
-@router.post(
-    "/games/{game_id}/take-back",
-    operation_id="games-take-back",
-    response_model=Game,
-    responses=errors(400, 401, 403, 404, 409, 422, 503),
-)
-async def take_back(
-    game_id: GameId, body: AtVersion, user: CurrentUser, services: ServicesDep, driver: DriverDep
-) -> dict[str, Any]:
-    """Take my seat back from the autopilot (it plays a seat that ran out of time in a game
-    of 3+ seats) before the game ends: my next turns wait for me again."""
-    return await _end(services, driver, user, game_id, gameservice.take_back, body.expected_version)

@@ -10,6 +10,9 @@ otherwise precise models.
 
 Every error answer is an :class:`ErrorBody`; :func:`errors` documents the ones a route can
 give, and replaces FastAPI's own 422 (``HTTPValidationError``), which this API never sends.
+
+(Longer than most modules on purpose: it is the API's whole contract in one place, read
+beside the OpenAPI schema; the models are declarations only, and many nest in one another.)
 """
 
 from __future__ import annotations

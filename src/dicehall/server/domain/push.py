@@ -18,6 +18,10 @@ opened with it.
 Pushes are best effort: publishing never blocks the caller and never raises. While Redis is
 unreachable, pushes and orders reach this process's own sockets only, and the listener keeps
 reconnecting.
+
+(Longer than most modules: the local and the Redis broker implement one protocol, players'
+pushes, spectators' follows and counts, and closing orders, and share the socket queues
+and subscriptions; splitting them would spread one delivery path over several files.)
 """
 
 from __future__ import annotations

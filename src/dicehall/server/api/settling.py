@@ -1,0 +1,56 @@
+"""Clocks that ran out are applied before a game is read or changed: nobody waits for the
+sweeper (see :mod:`dicehall.server.domain.games.ending`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection
+
+from dicehall.server.core.clock import now
+from dicehall.server.core.models import User
+from dicehall.server.domain import gameservice
+from dicehall.server.domain.gameservice import GameRecord, SeatInfo
+from dicehall.server.domain.services import Services
+from dicehall.server.domain.work import notify, read, run_db, write
+
+
+class Overdue(Exception):
+    """A clock ran out before this change: apply the timeout first."""
+
+
+async def read_settled(services: Services, game_id: int, user: User | None) -> dict[str, Any]:
+    """A game's payload for ``user``, with a clock that ran out applied first (nobody waits
+    for the sweeper)."""
+
+    payload: dict[str, Any] = await run_db(
+        services, read, services, lambda conn: gameservice.read_game(conn, game_id, user)
+    )
+    if not _out_of_time(payload):
+        return payload
+    await settle(services, game_id)
+    fresh: dict[str, Any] = await run_db(
+        services, read, services, lambda conn: gameservice.read_game(conn, game_id, user)
+    )
+    return fresh
+
+
+def _out_of_time(payload: dict[str, Any]) -> bool:
+    clock = payload.get("clock")
+    return (
+        payload.get("status") == "active"
+        and clock is not None
+        and any(seat["running"] and seat["remaining"] <= 0 for seat in clock["seats"])
+    )
+
+
+async def settle(services: Services, game_id: int) -> None:
+    """Apply game ``game_id``'s timeout if its clock ran out, and push the change."""
+
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]] | None:
+        record = gameservice.fetch_game(conn, game_id, lock=True)
+        return gameservice.apply_timeout(conn, services.pool, record, now())
+
+    changed = await run_db(services, write, services, work)
+    if changed is not None:
+        notify(services, *changed)

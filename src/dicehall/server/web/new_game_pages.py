@@ -1,0 +1,149 @@
+"""The new-game pages: pick a game, then its form (opponents, options, pace, vacation and
+privacy); creating the game opens its board."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from dicehall import games
+from dicehall.engine.errors import InvalidInput, InvalidOptions
+from dicehall.server.domain import gameservice
+from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.reliability import limits_of
+from dicehall.server.domain.work import notify, run_db, write
+from dicehall.server.web import forms
+from dicehall.server.web.common import (
+    EXPIRED,
+    Member,
+    Visitor,
+    member_token_ok,
+    not_found,
+    see,
+    sentence,
+    services_of,
+)
+from dicehall.server.web.forms import Form
+from dicehall.server.web.render import page
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/new", response_class=HTMLResponse)
+def new_pick(request: Request, who: Member) -> Response:
+    """Which game to start."""
+    return page(
+        request,
+        "new_pick.html",
+        user=who.user,
+        csrf=who.csrf,
+        blurbs={name: games.get(name).blurb for name in games.available()},
+    )
+
+
+def _new_game_page(
+    request: Request, who: Visitor, game: str, form: Form, status_code: int = 200
+) -> HTMLResponse:
+    entry = games.get(game)
+    rows = forms.opponent_rows(game)
+    return page(
+        request,
+        "new_game.html",
+        user=who.user,
+        csrf=who.csrf,
+        form=form,
+        game=entry.name,
+        title=entry.game.title,
+        blurb=entry.blurb,
+        options=forms.option_fields(entry.name),
+        bots=entry.ranked_bots(),
+        rows=rows,
+        min_opponents=entry.game.min_seats - 1,
+        max_opponents=entry.game.max_seats - 1,
+        paces=forms.PACE_CHOICES,
+        status_code=status_code,
+    )
+
+
+def _default_new_game_form(game: str) -> Form:
+    entry = games.get(game)
+    values = {f"opt_{spec.name}": spec.default for spec in forms.option_fields(game)}
+    values = {k: v for k, v in values.items() if v != ""}
+    bot = "heuristic" if "heuristic" in entry.bots else sorted(entry.bots)[0]
+    # As many bot opponents as the game's usual table has (Bull's Eye: three players).
+    for row in range(1, max(2, entry.game.default_seats)):
+        values[f"opp{row}"] = f"bot:{bot}"
+    values["vacation"] = "on"
+    return Form(values)
+
+
+@router.get("/new/{game}", response_class=HTMLResponse)
+def new_game_form(request: Request, who: Member, game: str) -> Response:
+    """The form for a new game of ``game``: its options and the opponents."""
+    try:
+        entry = games.get(game)
+    except InvalidInput:
+        return not_found(request, who, f"There is no game called {game!r}.")
+    return _new_game_page(request, who, entry.name, _default_new_game_form(entry.name))
+
+
+@router.post("/new/{game}", response_class=HTMLResponse)
+async def new_game(request: Request, who: Member, game: str) -> Response:
+    """Create the game and go to its board."""
+    form = await forms.read_form(request)
+    try:
+        entry = games.get(game)
+    except InvalidInput:
+        return not_found(request, who, f"There is no game called {game!r}.")
+    user = who.user
+    services = services_of(request)
+    if not member_token_ok(who, form):
+        form.problem = EXPIRED
+    specs = forms.seat_specs(entry.name, form)
+    for row in range(1, forms.opponent_rows(entry.name) + 1):
+        handle = form.get(f"user{row}").strip()
+        if form.get(f"opp{row}") == "user" and handle.lower() == user.user_id.lower():
+            form.error(f"user{row}", "That is you; invite someone else.")
+    raw = forms.raw_options(entry.name, form)
+    forms.option_errors(entry.name, raw, form)
+    pace = forms.pace_choice(form)
+    if form.ok:
+        try:
+            record, seats = await run_db(
+                services,
+                write,
+                services,
+                lambda conn: gameservice.create_game(
+                    conn,
+                    services.pool,
+                    user,
+                    entry.name,
+                    raw,
+                    specs,
+                    pace=pace,
+                    vacation=bool(form.get("vacation")),
+                    private=bool(form.get("private")),
+                    limits=limits_of(services.settings),
+                ),
+            )
+        except Refused as exc:
+            _place_seat_error(entry.name, exc, form)
+        except (InvalidOptions, InvalidInput) as exc:
+            form.problem = sentence(str(exc))
+        else:
+            notify(services, record, seats)
+            return see(f"/games/{record.id}")
+    return _new_game_page(request, who, entry.name, form, status_code=422)
+
+
+def _place_seat_error(game: str, exc: Refused, form: Form) -> None:
+    if exc.code == "unknown_user":
+        for row in range(1, forms.opponent_rows(game) + 1):
+            handle = form.get(f"user{row}").strip()
+            if form.get(f"opp{row}") == "user" and repr(handle) in exc.message:
+                form.error(f"user{row}", sentence(exc.message))
+                return
+    if exc.code == "invalid_seats":
+        form.error("opp1", sentence(exc.message))
+        return
+    form.problem = sentence(exc.message)
