@@ -18,6 +18,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+#: Text compared byte by byte on both databases (SQLite's default; PostgreSQL's "C"), so that
+#: a prefix is one index range: ``term >= prefix AND term < prefix + U+10FFFF``.
+BYTEWISE_TEXT = String(80).with_variant(String(80, collation="C"), "postgresql")
+
 
 class Base(DeclarativeBase):
     """Base of every table."""
@@ -50,6 +54,10 @@ class User(Base):
     vacation_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     #: An announced absence: deadlines before it are moved to it; any move ends it.
     away_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Board, graphics, message and presence settings (JSON of ``domain.settings.UserSettings``).
+    settings: Mapped[str] = mapped_column(Text, default="{}")
+    #: When the user was last here, written at most once a day (profiles show the day).
+    last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class AuthSession(Base):
@@ -151,6 +159,8 @@ class SeatRow(Base):
     moved: Mapped[bool] = mapped_column(Boolean, default=False)
     #: The game's version when the seat resigned or timed out (later leavers rank higher).
     left_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The newest line of the players' chat this seat's player has seen.
+    chat_read: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class EventRow(Base):
@@ -286,3 +296,132 @@ class GameWatcher(Base):
     user_pk: Mapped[int] = mapped_column(
         ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
     )
+
+
+class Relation(Base):
+    """What one user has said about another: ``buddy`` or ``ignore``, and a private note.
+
+    One-way: a row says nothing to its target. ``domain.relations.may_interact`` reads it
+    in both directions wherever two people can meet.
+    """
+
+    __tablename__ = "relations"
+    __table_args__ = (Index("ix_relations_target", "target_pk"),)
+
+    owner_pk: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    target_pk: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    #: buddy, ignore
+    kind: Mapped[str] = mapped_column(String(6))
+    note: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MessageThread(Base):
+    """The one conversation between two users (``low_pk`` < ``high_pk``), with each side's
+    read mark and hiding mark (message ids: what is at or below is read, or hidden)."""
+
+    __tablename__ = "message_threads"
+    __table_args__ = (
+        UniqueConstraint("low_pk", "high_pk"),
+        Index("ix_message_threads_low", "low_pk", "last_id"),
+        Index("ix_message_threads_high", "high_pk", "last_id"),
+        Index("ix_message_threads_writer", "created_by", "created_at"),
+        NEVER_REUSE_IDS,
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    low_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    high_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    #: Who wrote first (new threads a day are limited per writer).
+    created_by: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_id: Mapped[int] = mapped_column(Integer, default=0)
+    last_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    low_read: Mapped[int] = mapped_column(Integer, default=0)
+    high_read: Mapped[int] = mapped_column(Integer, default=0)
+    low_hidden: Mapped[int] = mapped_column(Integer, default=0)
+    high_hidden: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Message(Base):
+    """One message of a thread; it may point to a game (as a note attached to a move)."""
+
+    __tablename__ = "messages"
+    __table_args__ = (
+        Index("ix_messages_thread", "thread_id", "id"),
+        Index("ix_messages_sender", "sender_pk", "id"),
+        NEVER_REUSE_IDS,
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    thread_id: Mapped[int] = mapped_column(ForeignKey("message_threads.id", ondelete="CASCADE"))
+    sender_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    body: Mapped[str] = mapped_column(Text)
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), nullable=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatLine(Base):
+    """A line of a game's chat: the players' channel, or the spectators' (which the players
+    see only once the game is over)."""
+
+    __tablename__ = "game_chat"
+    __table_args__ = (Index("ix_game_chat_game", "game_id", "id"), NEVER_REUSE_IDS)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    user_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    #: players, spectators
+    channel: Mapped[str] = mapped_column(String(10))
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Invite(Base):
+    """A personal invite link (signed, single use): to the site, or to a game's seat."""
+
+    __tablename__ = "invites"
+    __table_args__ = (Index("ix_invites_inviter", "inviter_pk", "id"), NEVER_REUSE_IDS)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    inviter_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), nullable=True
+    )
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    accepted_by: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), nullable=True
+    )
+    accepted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Inviter and invitee become buddies when it is accepted (either may opt out).
+    make_buddies: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class UserSearchTerm(Base):
+    """A prefix-searchable name of a user: their folded user id, and their folded display
+    name from each word on ("ann lee" and "lee")."""
+
+    __tablename__ = "user_search"
+    __table_args__ = (Index("ix_user_search_user", "user_pk"),)
+
+    term: Mapped[str] = mapped_column(BYTEWISE_TEXT, primary_key=True)
+    user_pk: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+
+
+class SiteSecret(Base):
+    """A secret every server process of the site shares (made once, on first need)."""
+
+    __tablename__ = "site_secrets"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))

@@ -1,0 +1,276 @@
+"""Buddies and ignores, and the one check every meeting point calls.
+
+A relation is one-way: what I say about you (buddy or ignore, and a private note) is mine.
+:func:`may_interact_many` is the only place that decides whether people may meet; every
+meeting point (messages, chat, naming an opponent, joining an open seat, watch and game
+invites, later ladders, auto-match and tournaments) goes through it or its wrappers. An
+ignore works in both directions and is never told: what an ignored user tries is refused
+with :func:`not_accepted`, the very answer a user who accepts nothing from anyone gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal, cast
+
+from sqlalchemy import Connection, Table, and_, delete, func, insert, or_, select, update
+
+from dicehall.server.core.clock import aware, now
+from dicehall.server.core.models import Relation, User
+from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.people import settings
+
+RELATIONS = cast(Table, Relation.__table__)
+USERS = cast(Table, User.__table__)
+
+Kind = Literal["buddy", "ignore"]
+KINDS: tuple[Kind, ...] = ("buddy", "ignore")
+
+Meeting = Literal[
+    "message",  # starting a message thread
+    "reply",  # writing in a thread that exists
+    "chat",  # a chat line shown to someone
+    "challenge",  # naming someone as an opponent, a ladder challenge, a game invite
+    "join",  # sitting down at a game with someone (open seats, seats named together)
+    "watch",  # being invited to watch someone's private game
+    "match",  # being paired by auto-match or a tournament
+]
+
+#: Meetings the other side's settings may refuse beyond an ignore (which refuses them all).
+_AUDIENCE_OF: dict[Meeting, str] = {"message": "messages_from", "challenge": "challenges_from"}
+#: The most relations of one kind one user may keep.
+MOST = 1000
+NOTE_MOST = 200
+
+
+def may_interact_many(
+    conn: Connection, actor_pk: int, others: Iterable[int], meeting: Meeting
+) -> set[int]:
+    """Those of ``others`` that ``actor_pk`` may meet this way: nobody across an ignore (in
+    either direction), and for messages and challenges only those whose setting lets
+    ``actor_pk`` in (everyone, or buddies who named ``actor_pk`` a buddy)."""
+    wanted = {pk for pk in others if pk != actor_pk}
+    allowed = {pk for pk in others if pk == actor_pk}
+    if not wanted:
+        return allowed
+    either_way = or_(
+        and_(RELATIONS.c.owner_pk == actor_pk, RELATIONS.c.target_pk.in_(wanted)),
+        and_(RELATIONS.c.target_pk == actor_pk, RELATIONS.c.owner_pk.in_(wanted)),
+    )
+    ignored: set[int] = set()
+    buddies_of_actor: set[int] = set()  # who calls actor a buddy
+    for row in conn.execute(select(RELATIONS).where(either_way)):
+        other = row.target_pk if row.owner_pk == actor_pk else row.owner_pk
+        if row.kind == "ignore":
+            ignored.add(other)
+        elif row.owner_pk != actor_pk:
+            buddies_of_actor.add(other)
+    candidates = wanted - ignored
+    audience = _AUDIENCE_OF.get(meeting)
+    if audience is not None and candidates:
+        for pk, chosen in settings.of_many(conn, candidates).items():
+            setting = getattr(chosen, audience)
+            if setting == "nobody" or (setting == "buddies" and pk not in buddies_of_actor):
+                candidates.discard(pk)
+    return allowed | candidates
+
+
+def may_interact(conn: Connection, actor_pk: int, other_pk: int, meeting: Meeting) -> bool:
+    """Whether ``actor_pk`` may meet ``other_pk`` this way (see :func:`may_interact_many`)."""
+    return other_pk in may_interact_many(conn, actor_pk, [other_pk], meeting)
+
+
+def not_accepted(name: str, meeting: Meeting) -> Refused:
+    """The one answer to a meeting refused, whether by an ignore or by a setting."""
+    what = {
+        "message": "messages",
+        "reply": "messages",
+        "chat": "chat",
+        "challenge": "challenges",
+        "join": "games",
+        "watch": "invitations to watch",
+        "match": "games",
+    }[meeting]
+    return Refused("forbidden", "not_accepted", f"{name} does not accept {what} from you")
+
+
+def check_may_interact(
+    conn: Connection, actor_pk: int, other_pk: int, meeting: Meeting, name: str
+) -> None:
+    """Refused (:func:`not_accepted`) unless ``actor_pk`` may meet ``other_pk`` this way."""
+    if not may_interact(conn, actor_pk, other_pk, meeting):
+        raise not_accepted(name, meeting)
+
+
+def check_all_may_meet(
+    conn: Connection, people: dict[int, str], meeting: Meeting, actor_pk: int | None = None
+) -> None:
+    """Refused unless every two of ``people`` (pk to name) may meet: the seats of one game.
+
+    ``actor_pk`` (who asks) is told about the first other person they may not meet; between
+    two others, the refusal names neither."""
+    pks = sorted(people)
+    for index, first in enumerate(pks):
+        allowed = may_interact_many(conn, first, pks[index + 1 :], meeting)
+        for second in pks[index + 1 :]:
+            if second in allowed:
+                continue
+            if actor_pk in (first, second):
+                other = second if actor_pk == first else first
+                raise not_accepted(people[other], meeting)
+            raise Refused(
+                "forbidden", "not_accepted", "some of these players do not accept games together"
+            )
+
+
+def others_across_an_ignore(conn: Connection, user_pk: int) -> set[int]:
+    """Everyone ``user_pk`` ignores or is ignored by (to filter lists shown to them)."""
+    rows = conn.execute(
+        select(RELATIONS.c.owner_pk, RELATIONS.c.target_pk).where(
+            RELATIONS.c.kind == "ignore",
+            or_(RELATIONS.c.owner_pk == user_pk, RELATIONS.c.target_pk == user_pk),
+        )
+    )
+    return {row.target_pk if row.owner_pk == user_pk else row.owner_pk for row in rows}
+
+
+# -- keeping relations -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Related:
+    """One of my relations as I see it."""
+
+    user_id: str
+    display_name: str
+    kind: Kind
+    note: str
+    #: The other names me a buddy too (shown for buddies only: an ignore is never told).
+    mutual: bool
+    since: datetime
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "user_id": self.user_id,
+            "display_name": self.display_name,
+            "kind": self.kind,
+            "note": self.note,
+            "mutual": self.mutual,
+            "since": self.since.isoformat(),
+        }
+
+
+def listing(conn: Connection, owner_pk: int, kind: Kind | None = None) -> list[Related]:
+    """My relations (of one kind, or all), by user id."""
+    back = RELATIONS.alias("back")
+    query = (
+        select(
+            USERS.c.user_id,
+            USERS.c.display_name,
+            RELATIONS.c.kind,
+            RELATIONS.c.note,
+            RELATIONS.c.created_at,
+            back.c.kind.label("back_kind"),
+        )
+        .join(USERS, USERS.c.id == RELATIONS.c.target_pk)
+        .outerjoin(
+            back,
+            and_(back.c.owner_pk == RELATIONS.c.target_pk, back.c.target_pk == owner_pk),
+        )
+        .where(RELATIONS.c.owner_pk == owner_pk)
+        .order_by(USERS.c.key)
+    )
+    if kind is not None:
+        query = query.where(RELATIONS.c.kind == kind)
+    return [
+        Related(
+            row.user_id,
+            row.display_name,
+            row.kind,
+            row.note,
+            row.kind == "buddy" and row.back_kind == "buddy",
+            aware(row.created_at),
+        )
+        for row in conn.execute(query)
+    ]
+
+
+def relation_of(conn: Connection, owner_pk: int, target_pk: int) -> tuple[Kind, str] | None:
+    """What ``owner_pk`` has said about ``target_pk`` (kind and note), if anything."""
+    row = conn.execute(
+        select(RELATIONS.c.kind, RELATIONS.c.note).where(
+            RELATIONS.c.owner_pk == owner_pk, RELATIONS.c.target_pk == target_pk
+        )
+    ).first()
+    return None if row is None else (row.kind, row.note)
+
+
+def target_of(conn: Connection, owner_pk: int, user_id: str) -> tuple[int, str]:
+    """The pk and user id of ``user_id`` (404 for nobody, 422 for myself)."""
+    row = conn.execute(
+        select(USERS.c.id, USERS.c.user_id).where(USERS.c.key == user_id.strip().lower())
+    ).first()
+    if row is None:
+        raise Refused("not_found", "unknown_user", f"there is no user {user_id!r}")
+    if row.id == owner_pk:
+        raise Refused("invalid", "yourself", "you cannot do that to yourself")
+    return int(row.id), str(row.user_id)
+
+
+def put(conn: Connection, owner_pk: int, target_pk: int, kind: Kind, note: str | None) -> None:
+    """Say ``kind`` about ``target_pk`` (replacing what was said); ``note`` None keeps the
+    note there was."""
+    if kind not in KINDS:
+        raise Refused("invalid", "invalid_relation", "kind must be 'buddy' or 'ignore'")
+    if note is not None:
+        note = note.strip()
+        if len(note) > NOTE_MOST:
+            raise Refused("invalid", "invalid_note", f"a note is at most {NOTE_MOST} characters")
+    had = relation_of(conn, owner_pk, target_pk)
+    if had is None:
+        count = conn.execute(
+            select(func.count())
+            .select_from(RELATIONS)
+            .where(RELATIONS.c.owner_pk == owner_pk, RELATIONS.c.kind == kind)
+        ).scalar_one()
+        if count >= MOST:
+            raise Refused("too_many", "too_many_relations", f"you already keep {MOST} of them")
+        conn.execute(
+            insert(RELATIONS).values(
+                owner_pk=owner_pk,
+                target_pk=target_pk,
+                kind=kind,
+                note=note or "",
+                created_at=now(),
+            )
+        )
+        return
+    values: dict[str, Any] = {"kind": kind}
+    if note is not None:
+        values["note"] = note
+    if had[0] != kind:
+        values["created_at"] = now()
+    conn.execute(
+        update(RELATIONS)
+        .where(RELATIONS.c.owner_pk == owner_pk, RELATIONS.c.target_pk == target_pk)
+        .values(**values)
+    )
+
+
+def remove(conn: Connection, owner_pk: int, target_pk: int) -> bool:
+    """Forget what ``owner_pk`` said about ``target_pk``; whether there was anything."""
+    gone = conn.execute(
+        delete(RELATIONS).where(
+            RELATIONS.c.owner_pk == owner_pk, RELATIONS.c.target_pk == target_pk
+        )
+    ).rowcount
+    return bool(gone)
+
+
+def befriend(conn: Connection, first_pk: int, second_pk: int) -> None:
+    """Make each a buddy of the other, unless either has said something else already."""
+    for owner, target in ((first_pk, second_pk), (second_pk, first_pk)):
+        if relation_of(conn, owner, target) is None:
+            put(conn, owner, target, "buddy", None)

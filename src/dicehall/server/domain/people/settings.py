@@ -1,0 +1,105 @@
+"""Each user's settings: how boards look and behave, who may write or challenge them, and
+whether they show on Who is here. Stored as JSON on the user; a stored value that is no
+longer valid falls back to its default, so old or damaged data never breaks a page."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal, cast
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlalchemy import Connection, Table, select, update
+
+from dicehall.server.core.models import User
+from dicehall.server.domain.errors import Refused
+
+USERS = cast(Table, User.__table__)
+
+Audience = Literal["everyone", "buddies", "nobody"]
+
+
+class UserSettings(BaseModel):
+    """A user's settings; every field has the default a new account starts with."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    dice_style: Literal["pips", "numerals", "large"] = Field(
+        "pips", description="How dice are drawn: pips, numerals, or large pips."
+    )
+    theme: Literal["light", "dark", "high-contrast"] = Field(
+        "light", description="The colour theme of every page."
+    )
+    board_size: Literal["small", "medium", "large"] = Field(
+        "medium", description="How large boards and dice are drawn."
+    )
+    hints_open: bool = Field(False, description="Boards open with the hints panel shown.")
+    sounds: bool = Field(False, description="A short sound when it becomes my turn.")
+    messages_from: Audience = Field(
+        "everyone", description="Who may start a message thread with me."
+    )
+    challenges_from: Audience = Field(
+        "everyone", description="Who may name me as an opponent or challenge me."
+    )
+    show_presence: bool = Field(True, description="I appear on Who is here.")
+    confirm_moves: bool = Field(
+        True,
+        description="Moves that end a turn ask for a second click (Boatzee's 'confirm the "
+        "box'); off: one click.",
+    )
+
+
+DEFAULTS = UserSettings()
+
+
+def parse(text: str | None) -> UserSettings:
+    """Stored settings; keys that are unknown or no longer valid take their defaults."""
+    try:
+        raw = json.loads(text or "{}")
+    except ValueError:
+        return DEFAULTS
+    if not isinstance(raw, dict):
+        return DEFAULTS
+    fields = UserSettings.model_fields
+    kept: dict[str, Any] = {}
+    for name, value in raw.items():
+        if name not in fields:
+            continue
+        try:
+            UserSettings(**{name: value})
+        except ValidationError:
+            continue
+        kept[name] = value
+    return UserSettings(**kept)
+
+
+def of(conn: Connection, user_pk: int) -> UserSettings:
+    """``user_pk``'s settings (the defaults for an unknown user)."""
+    stored = conn.execute(select(USERS.c.settings).where(USERS.c.id == user_pk)).scalar()
+    return parse(stored)
+
+
+def of_many(conn: Connection, user_pks: set[int]) -> dict[int, UserSettings]:
+    """The settings of each of ``user_pks`` (those that exist)."""
+    if not user_pks:
+        return {}
+    rows = conn.execute(select(USERS.c.id, USERS.c.settings).where(USERS.c.id.in_(user_pks)))
+    return {row.id: parse(row.settings) for row in rows}
+
+
+def change(conn: Connection, user_pk: int, changes: dict[str, Any]) -> UserSettings:
+    """Apply ``changes`` (some fields) to ``user_pk``'s settings; nothing is stored unless
+    every change is valid (422 ``invalid_settings`` names the first wrong field)."""
+    current = of(conn, user_pk)
+    unknown = sorted(set(changes) - set(UserSettings.model_fields))
+    if unknown:
+        raise Refused("invalid", "invalid_settings", f"there is no setting {unknown[0]!r}")
+    try:
+        updated = UserSettings(**{**current.model_dump(), **changes})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "settings"
+        raise Refused("invalid", "invalid_settings", f"{where}: {first['msg']}") from exc
+    conn.execute(
+        update(USERS).where(USERS.c.id == user_pk).values(settings=updated.model_dump_json())
+    )
+    return updated
