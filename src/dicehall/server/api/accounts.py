@@ -15,14 +15,14 @@ from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict
 from sqlalchemy.orm import Session
 
-from dicehall.server.api.deps import CurrentUser, DbDep, ServicesDep, authenticate
+from dicehall.server.api.deps import CurrentUser, DbDep, OptionalUser, ServicesDep, authenticate
 from dicehall.server.api.errors import ApiError
 from dicehall.server.api.params import in_id_range
+from dicehall.server.api.people_schemas import FullProfile
 from dicehall.server.api.schemas import (
     ApiToken,
     NewApiToken,
     PasswordChanged,
-    PublicProfile,
     SignedIn,
     SignedOut,
     TokenRevoked,
@@ -33,6 +33,7 @@ from dicehall.server.core.models import AuthSession, User
 from dicehall.server.core.security import SESSION_COOKIE
 from dicehall.server.domain import accounts, reliability
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.people.profile import profile_extras
 from dicehall.server.domain.push import session_credential, token_credential
 from dicehall.server.domain.services import Services
 from dicehall.server.http.session_cookie import clear_session_cookie, set_session_cookie
@@ -292,15 +293,19 @@ def edit_profile(body: ProfileEdit, user: CurrentUser, services: ServicesDep) ->
 @router.get(
     "/users/{user_id}",
     operation_id="users-get",
-    response_model=PublicProfile,
+    response_model=FullProfile,
     responses=errors(404, 422),
 )
-def profile(user_id: str, db: DbDep) -> dict[str, Any]:
-    """Anyone's public profile, by user id (any case), with their reliability: games
-    finished, timeouts, and the median time they take over a turn."""
+def profile(user_id: str, db: DbDep, viewer: OptionalUser) -> dict[str, Any]:
+    """Anyone's public profile, by user id (any case), with their reliability (games
+    finished, timeouts, the median time they take over a turn), the day they were last
+    here and their current public games; a signed-in viewer also gets their head-to-head
+    record against them and what they said about them (buddy or ignore, and a note)."""
     user = accounts.find_user(db, user_id)
-    shown = reliability.reliability(db.connection(), user.id)
-    return {**accounts.user_payload(user), "reliability": shown}
+    conn = db.connection()
+    shown = reliability.reliability(conn, user.id)
+    extras = profile_extras(conn, user.id, None if viewer is None else viewer.id)
+    return {**accounts.user_payload(user), "reliability": shown, **extras}
 
 
 @router.post(

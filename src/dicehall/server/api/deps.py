@@ -158,4 +158,5 @@ def _user_of(row: Any) -> User:
         display_name=row.display_name,
         about=row.about,
         created_at=row.created_at,
+        settings=row.settings,
     )

@@ -165,13 +165,19 @@ async def waiting_on_me(user: CurrentUser, services: ServicesDep) -> dict[str, i
 )
 async def waiting_room(
     services: ServicesDep,
+    viewer: OptionalUser,
     limit: Annotated[int, Query(ge=1, le=gameservice.OPEN_PAGE_MAX)] = gameservice.OPEN_PAGE,
     before: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
 ) -> list[dict[str, Any]]:
     """Games with open seats that anyone may join, newest first; ``before=ID`` (the last id
-    of a page) gives the next page."""
+    of a page) gives the next page. A signed-in viewer does not see games where someone
+    across an ignore with them sits."""
+    viewer_pk = viewer.id if viewer is not None else None
     return await run_db(
-        services, read, services, lambda conn: gameservice.open_games(conn, limit, before)
+        services,
+        read,
+        services,
+        lambda conn: gameservice.open_games(conn, limit, before, viewer_pk),
     )
 
 

@@ -329,6 +329,9 @@ class GameSummary(_Answer):
         description="When the seat to act runs out of time (ISO 8601); null: no clock runs.",
         json_schema_extra={"format": "date-time"},
     )
+    chat_unread: int = Field(
+        description="Players' chat lines of this game I have not read (0 where I do not sit)."
+    )
 
 
 class WaitingOnMe(_Answer):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from dicehall.engine.storage import data_dir
@@ -75,6 +75,13 @@ class Settings(BaseSettings):
     header_timeout: float = Field(10.0, gt=0)
     #: Push sockets one user may hold open on one server process; more are refused.
     sockets_per_user: int = Field(8, ge=1)
+    #: Who is here: a user seen (an open page, API use) in the last this many seconds is
+    #: online, and recently here in the last ``presence_recent_seconds``.
+    presence_online_seconds: float = Field(120.0, gt=0)
+    presence_recent_seconds: float = Field(900.0, gt=0)
+    #: Signs links the site hands out (invites); empty: a secret made once and kept in the
+    #: database, which every process of the site shares.
+    secret_key: SecretStr = SecretStr("")
 
     @field_validator("db_url", mode="before")
     @classmethod

@@ -38,6 +38,7 @@ from dicehall.server.domain.account_checks import (
     user_key,
 )
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.people import search
 from dicehall.server.domain.ratelimit import attempt_buckets, bucket
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.vacation import SIGN_UP_ALLOWANCE
@@ -126,6 +127,7 @@ def sign_up(
                 refuse_look_alike_name(db, name, user)
             db.add(user)
             db.flush()
+            search.put_terms(db.connection(), user.id, user.user_id, user.display_name)
             _replace_session(db, previous_cookie)
             secret, row = open_session(db, user, services.settings.session_days)
     except IntegrityError as exc:
@@ -261,6 +263,7 @@ def update_profile(
         if name is not None:
             refuse_look_alike_name(db, name, fresh)
             fresh.display_name = name
+            search.put_terms(db.connection(), fresh.id, fresh.user_id, name)
         if text is not None:
             fresh.about = text
     return fresh

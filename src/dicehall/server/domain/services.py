@@ -10,12 +10,15 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from dicehall.server.core import txn
 from dicehall.server.core.config import Settings
 from dicehall.server.core.db import is_sqlite, make_engine, migrate, session_factory
 from dicehall.server.core.writelock import WriteLock
+from dicehall.server.domain.people import search
+from dicehall.server.domain.people.presence import MemoryPresence, Presence, make_presence
 from dicehall.server.domain.pool import DicePool
 from dicehall.server.domain.push import Broker, make_broker
 from dicehall.server.domain.ratelimit import RateLimiter, make_limiter
@@ -35,6 +38,8 @@ class Services:
     hasher: PasswordHasher
     limiter: RateLimiter
     write_lock: AbstractContextManager[Any] = field(default_factory=nullcontext)
+    #: Who is here (in memory, or shared through Redis).
+    presence: Presence = field(default_factory=MemoryPresence)
 
     @contextmanager
     def write_conn(self) -> Iterator[Connection]:
@@ -102,6 +107,18 @@ def build_services(settings: Settings) -> Services:
         hasher,
         make_limiter(settings),
         lock,
+        make_presence(settings),
     )
     pool.ensure_reserve(services.write_conn)
+    _give_search_terms(services)
     return services
+
+
+def _give_search_terms(services: Services) -> None:
+    """Accounts from before search get their terms (one indexed probe per user when none
+    is missing)."""
+    try:
+        with services.write_conn() as conn:
+            search.ensure_terms(conn)
+    except IntegrityError:
+        pass  # another process starting at the same moment gave the same terms

@@ -98,7 +98,15 @@ def _signed_in(form: Form, services: Services, cookie: str) -> Response:
 async def signup(request: Request) -> Response:
     """Create an account from the form and sign in."""
     form = await forms.read_form(request, secret=("password",))
-    services = services_of(request)
+    signed = await sign_up_from(request, form)
+    if signed is not None:
+        return _signed_in(form, services_of(request), signed.cookie)
+    return _visitor_form(request, "signup.html", form, status_code=422)
+
+
+async def sign_up_from(request: Request, form: Form) -> accounts.SignedIn | None:
+    """Create the account a visitor's sign-up form asks for (checked, rate limited); None
+    with what is wrong marked on ``form``. The caller sets the new session's cookie."""
     display = form.get("display_name").strip()
     user_id, password = _credentials(
         request, form, missing_id="choose a user id", missing_password="choose a password"
@@ -107,21 +115,20 @@ async def signup(request: Request) -> Response:
         _check_signup(form, user_id, password, display)
     if form.ok:
         form.problem = _limited(request, "signup", user_id)
-    if form.ok:
-        try:
-            signed = await run_in_threadpool(
-                accounts.sign_up,
-                services,
-                user_id,
-                password,
-                display or None,
-                request.cookies.get(SESSION_COOKIE),
-            )
-        except Refused as exc:
-            report(form, exc, _SIGNUP_FIELDS)
-        else:
-            return _signed_in(form, services, signed.cookie)
-    return _visitor_form(request, "signup.html", form, status_code=422)
+    if not form.ok:
+        return None
+    try:
+        return await run_in_threadpool(
+            accounts.sign_up,
+            services_of(request),
+            user_id,
+            password,
+            display or None,
+            request.cookies.get(SESSION_COOKIE),
+        )
+    except Refused as exc:
+        report(form, exc, _SIGNUP_FIELDS)
+        return None
 
 
 def _check_signup(form: Form, user_id: str, password: str, display: str) -> None:

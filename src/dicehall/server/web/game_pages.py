@@ -207,7 +207,8 @@ def _waiting_page(
     status_code: int = 200,
 ) -> HTMLResponse:
     with services_of(request).read_conn() as conn:
-        rows = _describe_games(gameservice.open_games(conn), None)
+        viewer_pk = who.user.id if who.user else None
+        rows = _describe_games(gameservice.open_games(conn, viewer_pk=viewer_pk), None)
     me = who.user.user_id if who.user else None
     for row in rows:
         row["mine"] = me is not None and any(s["user"] == me for s in row["seats"])

@@ -19,6 +19,7 @@ from dicehall.server.web import (
     new_game_pages,
     notification_pages,
     replay_pages,
+    settings_pages,
     vacation_pages,
     watch_pages,
 )
@@ -33,6 +34,7 @@ for pages in (
     replay_pages,
     vacation_pages,
     notification_pages,
+    settings_pages,
     watch_pages,
 ):
     router.include_router(pages.router)

@@ -1,4 +1,5 @@
-"""Rendering pages: Jinja2 templates with the visitor, the CSRF token and the game list."""
+"""Rendering pages: Jinja2 templates with the visitor, the CSRF token, the game list, and the
+visitor's board and graphics settings as data attributes of ``<html>``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from fastapi.templating import Jinja2Templates
 
 from dicehall import games
 from dicehall.server.core.models import User
+from dicehall.server.domain.people import settings
 
 TEMPLATES = Jinja2Templates(
     directory=str(resources.files("dicehall.server.web").joinpath("templates"))
@@ -20,6 +22,22 @@ TEMPLATES = Jinja2Templates(
 def game_titles() -> list[tuple[str, str]]:
     """(name, title) of every game, in the site's order."""
     return [(name, games.get(name).game.title) for name in games.available()]
+
+
+def html_data(user: User | None) -> dict[str, str]:
+    """The ``data-*`` attributes of a page's ``<html>`` (name without ``data-``: value): the
+    signed-in user's settings that style and drive every page and board (a visitor's are the
+    defaults). static/js/settings-live.js keeps them current when a change is pushed."""
+    chosen = settings.parse(user.settings) if user is not None else settings.DEFAULTS
+    flag = {True: "true", False: "false"}
+    return {
+        "theme": chosen.theme,
+        "dice": chosen.dice_style,
+        "board-size": chosen.board_size,
+        "hints-open": flag[chosen.hints_open],
+        "sounds": flag[chosen.sounds],
+        "confirm": flag[chosen.confirm_moves],
+    }
 
 
 def page(
@@ -35,6 +53,12 @@ def page(
     return TEMPLATES.TemplateResponse(
         request,
         template,
-        {"user": user, "csrf": csrf, "games": game_titles(), **context},
+        {
+            "user": user,
+            "csrf": csrf,
+            "games": game_titles(),
+            "html_data": html_data(user),
+            **context,
+        },
         status_code=status_code,
     )

@@ -33,6 +33,8 @@ from dicehall.server.domain.games.records import (
     seat_of,
     seats_json,
 )
+from dicehall.server.domain.people import relations
+from dicehall.server.domain.people.chat import unread_counts
 from dicehall.server.domain.publiclog import public_events
 
 # -- reading -----------------------------------------------------------------------------------
@@ -159,6 +161,8 @@ def summaries(conn: Connection, rows: Sequence[Row[Any]], me: int) -> list[dict[
         if creator_pks
         else {}
     )
+    # Players' chat lines ``me`` has not read, by game (see domain.people.chat).
+    chat_unread = unread_counts(conn, me, ids)
     out = []
     for row in rows:
         record = GameRecord.of(row)
@@ -185,6 +189,7 @@ def summaries(conn: Connection, rows: Sequence[Row[Any]], me: int) -> list[dict[
                 "deadline": None
                 if record.deadline is None or record.status != "active"
                 else record.deadline.isoformat(),
+                "chat_unread": chat_unread.get(record.id, 0),
             }
         )
     return out
@@ -266,12 +271,22 @@ OPEN_PAGE_MAX = 100
 
 
 def open_games(
-    conn: Connection, limit: int = OPEN_PAGE, before: int | None = None
+    conn: Connection,
+    limit: int = OPEN_PAGE,
+    before: int | None = None,
+    viewer_pk: int | None = None,
 ) -> list[dict[str, Any]]:
     """The waiting room: games with open seats, newest first, a page at a time (``before``:
-    only games with a smaller id, the last id of the previous page)."""
+    only games with a smaller id, the last id of the previous page). A signed-in viewer
+    does not see games where someone across an ignore with them sits."""
     has_open_seat = select(SEATS.c.game_id).where(SEATS.c.user_pk.is_(None), SEATS.c.bot.is_(None))
     query = select(GAMES).where(GAMES.c.status == "waiting", GAMES.c.id.in_(has_open_seat))
+    if viewer_pk is not None:
+        apart = relations.others_across_an_ignore(conn, viewer_pk)
+        if apart:
+            query = query.where(
+                GAMES.c.id.not_in(select(SEATS.c.game_id).where(SEATS.c.user_pk.in_(apart)))
+            )
     if before is not None:
         query = query.where(GAMES.c.id < before)
     rows = conn.execute(

@@ -28,6 +28,7 @@ from dicehall.server.domain.games.records import (
     load_options,
     seats_of,
 )
+from dicehall.server.domain.people import relations
 from dicehall.server.domain.pool import DicePool
 
 # -- creating and joining ----------------------------------------------------------------------
@@ -63,7 +64,28 @@ def parse_seat_specs(
         raise Refused("invalid", "invalid_seats", "one of the seats must be 'me'")
     if len(humans) != len(set(humans)):
         raise Refused("invalid", "invalid_seats", "a player can take only one seat in a game")
+    _check_named_may_meet(conn, creator, seats)
     return seats
+
+
+def _check_named_may_meet(conn: Connection, creator: User, seats: Sequence[SeatInfo]) -> None:
+    """Naming a user as an opponent is a challenge (their settings and ignores decide), and
+    everyone named must be able to sit together (nobody meets across an ignore)."""
+    named: dict[int, str] = {}
+    for seat in seats:
+        if seat.user_pk is not None and seat.user_pk != creator.id:
+            named[seat.user_pk] = seat.user_id or ""
+    for user_pk, name in named.items():
+        relations.check_may_interact(conn, creator.id, user_pk, "challenge", name)
+    relations.check_all_may_meet(conn, named, "join")
+
+
+def _check_may_join(conn: Connection, user: User, seats: Sequence[SeatInfo]) -> None:
+    """Nobody sits down with someone across an ignore. The joiner is told what anyone is
+    told of a game that filled up (an ignore is never told)."""
+    seated = {s.user_pk for s in seats if s.user_pk is not None}
+    if seated - relations.may_interact_many(conn, user.id, seated, "join"):
+        raise Refused("conflict", "not_open", "this game has no open seats")
 
 
 #: Quotas, so that nobody can flood the waiting room, another user's list or other people's
@@ -277,6 +299,7 @@ def join_game(
     open_seats = [s for s in seats if s.is_open and (seat is None or s.seat == seat)]
     if not open_seats:
         raise Refused("conflict", "seat_taken", f"seat {seat} is not open")
+    _check_may_join(conn, user, seats)
     check_join_quota(conn, user, limits)
     chosen = open_seats[0]
     conn.execute(

@@ -45,34 +45,43 @@ MOST = 1000
 NOTE_MOST = 200
 
 
+def _around(conn: Connection, user_pk: int, others: set[int] | None) -> tuple[set[int], set[int]]:
+    """Of ``others`` (None: everyone), those across an ignore with ``user_pk`` (either
+    way), and those who name ``user_pk`` a buddy."""
+    mine = RELATIONS.c.owner_pk == user_pk
+    theirs = RELATIONS.c.target_pk == user_pk
+    if others is not None:
+        mine = and_(mine, RELATIONS.c.target_pk.in_(others))
+        theirs = and_(theirs, RELATIONS.c.owner_pk.in_(others))
+    ignored: set[int] = set()
+    buddy_of: set[int] = set()
+    for row in conn.execute(select(RELATIONS).where(or_(mine, theirs))):
+        other = row.target_pk if row.owner_pk == user_pk else row.owner_pk
+        if row.kind == "ignore":
+            ignored.add(other)
+        elif row.owner_pk != user_pk:
+            buddy_of.add(other)
+    return ignored, buddy_of
+
+
 def may_interact_many(
     conn: Connection, actor_pk: int, others: Iterable[int], meeting: Meeting
 ) -> set[int]:
     """Those of ``others`` that ``actor_pk`` may meet this way: nobody across an ignore (in
     either direction), and for messages and challenges only those whose setting lets
     ``actor_pk`` in (everyone, or buddies who named ``actor_pk`` a buddy)."""
-    wanted = {pk for pk in others if pk != actor_pk}
-    allowed = {pk for pk in others if pk == actor_pk}
+    asked = set(others)
+    wanted = asked - {actor_pk}
+    allowed = asked & {actor_pk}
     if not wanted:
         return allowed
-    either_way = or_(
-        and_(RELATIONS.c.owner_pk == actor_pk, RELATIONS.c.target_pk.in_(wanted)),
-        and_(RELATIONS.c.target_pk == actor_pk, RELATIONS.c.owner_pk.in_(wanted)),
-    )
-    ignored: set[int] = set()
-    buddies_of_actor: set[int] = set()  # who calls actor a buddy
-    for row in conn.execute(select(RELATIONS).where(either_way)):
-        other = row.target_pk if row.owner_pk == actor_pk else row.owner_pk
-        if row.kind == "ignore":
-            ignored.add(other)
-        elif row.owner_pk != actor_pk:
-            buddies_of_actor.add(other)
+    ignored, buddy_of = _around(conn, actor_pk, wanted)
     candidates = wanted - ignored
     audience = _AUDIENCE_OF.get(meeting)
     if audience is not None and candidates:
         for pk, chosen in settings.of_many(conn, candidates).items():
             setting = getattr(chosen, audience)
-            if setting == "nobody" or (setting == "buddies" and pk not in buddies_of_actor):
+            if setting == "nobody" or (setting == "buddies" and pk not in buddy_of):
                 candidates.discard(pk)
     return allowed | candidates
 
@@ -126,14 +135,9 @@ def check_all_may_meet(
 
 
 def others_across_an_ignore(conn: Connection, user_pk: int) -> set[int]:
-    """Everyone ``user_pk`` ignores or is ignored by (to filter lists shown to them)."""
-    rows = conn.execute(
-        select(RELATIONS.c.owner_pk, RELATIONS.c.target_pk).where(
-            RELATIONS.c.kind == "ignore",
-            or_(RELATIONS.c.owner_pk == user_pk, RELATIONS.c.target_pk == user_pk),
-        )
-    )
-    return {row.target_pk if row.owner_pk == user_pk else row.owner_pk for row in rows}
+    """Everyone ``user_pk`` ignores or is ignored by: those :func:`may_interact_many` refuses
+    for every meeting, to filter lists shown to ``user_pk`` (chat lines, open games)."""
+    return _around(conn, user_pk, None)[0]
 
 
 # -- keeping relations -------------------------------------------------------------------------
@@ -162,8 +166,10 @@ class Related:
         }
 
 
-def listing(conn: Connection, owner_pk: int, kind: Kind | None = None) -> list[Related]:
-    """My relations (of one kind, or all), by user id."""
+def listing(
+    conn: Connection, owner_pk: int, kind: Kind | None = None, target_pk: int | None = None
+) -> list[Related]:
+    """My relations (of one kind, or all; or only that with ``target_pk``), by user id."""
     back = RELATIONS.alias("back")
     query = (
         select(
@@ -184,6 +190,8 @@ def listing(conn: Connection, owner_pk: int, kind: Kind | None = None) -> list[R
     )
     if kind is not None:
         query = query.where(RELATIONS.c.kind == kind)
+    if target_pk is not None:
+        query = query.where(RELATIONS.c.target_pk == target_pk)
     return [
         Related(
             row.user_id,

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import Connection, Table, select, update
 
 from dicehall.server.core.models import User
+from dicehall.server.core.txn import publish_after_commit
 from dicehall.server.domain.errors import Refused
 
 USERS = cast(Table, User.__table__)
@@ -88,7 +89,9 @@ def of_many(conn: Connection, user_pks: set[int]) -> dict[int, UserSettings]:
 
 def change(conn: Connection, user_pk: int, changes: dict[str, Any]) -> UserSettings:
     """Apply ``changes`` (some fields) to ``user_pk``'s settings; nothing is stored unless
-    every change is valid (422 ``invalid_settings`` names the first wrong field)."""
+    every change is valid (422 ``invalid_settings`` names the first wrong field). Once it
+    commits, every open page of the user is pushed ``{"type": "settings", "settings": ...}``
+    so it applies the change at once; no changes: nothing is written or pushed."""
     current = of(conn, user_pk)
     unknown = sorted(set(changes) - set(UserSettings.model_fields))
     if unknown:
@@ -99,7 +102,10 @@ def change(conn: Connection, user_pk: int, changes: dict[str, Any]) -> UserSetti
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "settings"
         raise Refused("invalid", "invalid_settings", f"{where}: {first['msg']}") from exc
+    if not changes:
+        return current
     conn.execute(
         update(USERS).where(USERS.c.id == user_pk).values(settings=updated.model_dump_json())
     )
+    publish_after_commit(conn, user_pk, {"type": "settings", "settings": updated.model_dump()})
     return updated

@@ -550,8 +550,25 @@ export async function start(root) {
   const waitingCtx = { say, answer, creator: root.dataset.creator || null };
 
   const hintKey = `dicehall-hints-${id}`;
-  hintToggle.checked = localStorage.getItem(hintKey) === "on";
+  // A choice made on this game's board wins; else the hints_open setting (on <html>) decides.
+  const hintsWanted = () => {
+    const stored = localStorage.getItem(hintKey);
+    return stored === null ? document.documentElement.dataset.hintsOpen === "true" : stored === "on";
+  };
+  hintToggle.checked = hintsWanted();
   if (hintToggle.checked) document.getElementById("hint-panel").open = true;
+  // My settings changed on another page (settings-live.js): follow the hints setting, and
+  // draw the board again (a setting such as confirm_moves changes its controls).
+  document.addEventListener("dicehall:settings", () => {
+    if (hintToggle.checked !== hintsWanted()) {
+      hintToggle.checked = hintsWanted();
+      document.getElementById("hint-panel").open = hintToggle.checked;
+    }
+    if (!game) return;
+    const current = game;
+    game = null;
+    show(current);
+  });
   hintToggle.addEventListener("change", () => {
     localStorage.setItem(hintKey, hintToggle.checked ? "on" : "off");
     loadHint();

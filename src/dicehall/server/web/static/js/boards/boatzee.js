@@ -3,6 +3,8 @@
 // selected dice" (permanent), click an open box to see what it would score, "Confirm" to
 // score it, "Start this move over" to clear the selection and the unconfirmed choice (never
 // the dice). Every seat's card is shown with each column's upper subtotal, bonus and total.
+// With the confirm_moves setting off (<html data-confirm="false">) every open box shows what
+// it would score and one click scores it: no Confirm.
 // The board only draws: what a box would score comes with its legal `score` action, and
 // every figure of a card (shown points, subtotals, bonuses, totals) comes with the view.
 
@@ -30,7 +32,7 @@ export const KEYS = [
   ["1 to 5", "select or unselect that die for a re-roll"],
   ["r", "re-roll the selected dice"],
   ["Tab, Enter", "choose an open box of your card (it shows what it would score)"],
-  ["c", "confirm the chosen box"],
+  ["c", "confirm the chosen box (with one-click scoring set, Enter on a box scores it)"],
   ["Esc", "start this move over"],
 ];
 
@@ -91,9 +93,14 @@ function sameMove(game, seatName) {
   local.sheets = { gameId: game.id, sheets: now };
 }
 
+/** Whether a box is scored in one click (the confirm_moves setting is off). */
+const oneClick = () => document.documentElement.dataset.confirm === "false";
+
 export function render(root, game, ctx) {
   const { h, die, seatName } = ctx;
   sameMove(game, seatName);
+  const quick = oneClick();
+  if (quick) local.choice = null;
   const view = game.view;
   const columns = view.options.columns;
   const me = game.my_seat;
@@ -171,12 +178,14 @@ export function render(root, game, ctx) {
   if (myTurn) {
     const left = view.rerolls_left;
     const chosen = local.choice;
-    const choiceText = chosen
+    const choiceText = quick
+      ? "Click an open box on your card to score it (each shows what it would score)."
+      : chosen
       ? `${TITLES[chosen.box]}${columns > 1 ? ` in column ${chosen.column}` : ""} would score ${worth(chosenAction)}.`
       : "Click an open box on your card to see what it would score.";
     confirmBar = h("div", { class: "bz-confirm" },
       h("p", { class: "bz-choice", "aria-live": "polite", "data-testid": "choice" }, choiceText),
-      h("div", { class: "bz-controls" },
+      quick ? null : h("div", { class: "bz-controls" },
         h("button", {
           type: "button",
           "data-key": "confirm",
@@ -293,6 +302,21 @@ export function render(root, game, ctx) {
     const chosen = local.choice && local.choice.box === box && local.choice.column === k;
     const points = action.points;
     const key = `box-${box}-${k}`;
+    if (quick) {
+      return h("td", { class: "num bz-open" },
+        h("button", {
+          type: "button",
+          class: "bz-box bz-quick",
+          "data-key": key,
+          "data-box": box,
+          "data-column": k,
+          "aria-label": `${TITLES[box]}${where}: score ${worth(action)}`,
+          onclick: () => {
+            local.refocus = { key: "die-0", after: game.version };
+            ctx.post(action);
+          },
+        }, String(points)));
+    }
     return h("td", { class: "num bz-open" },
       h("button", {
         type: "button",

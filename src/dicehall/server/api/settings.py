@@ -1,0 +1,89 @@
+"""The settings API: how my boards look and behave, and who may write to or challenge me.
+
+``PATCH`` takes some of the settings and answers all of them; every open page of mine is
+pushed ``{"type": "settings", "settings": {...}}`` and applies the change at once.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, cast
+
+from fastapi import APIRouter, Body
+from pydantic import Field, create_model
+
+from dicehall.server.api.deps import CurrentUser, ServicesDep
+from dicehall.server.api.schemas import _Answer, errors
+from dicehall.server.domain.people import settings
+from dicehall.server.domain.work import read, run_db, write
+
+router = APIRouter(prefix="/api/v1", tags=["people"])
+
+#: The answer: every setting, each key required (the fields and descriptions of
+#: :class:`~dicehall.server.domain.people.settings.UserSettings`, without their defaults).
+SettingsOut = cast(
+    type[_Answer],
+    create_model(
+        "UserSettingsOut",
+        __base__=_Answer,
+        __doc__="All my settings.",
+        **{
+            name: (field.annotation, Field(description=field.description))
+            for name, field in settings.UserSettings.model_fields.items()
+        },
+    ),
+)
+
+
+def _change_schema() -> dict[str, Any]:
+    """The request body as the schema documents it: any of the settings, nothing else (a key
+    left out keeps its value, so no default is shown)."""
+    schema = settings.UserSettings.model_json_schema()
+    for prop in schema["properties"].values():
+        prop.pop("default", None)
+    schema["title"] = "UserSettingsChange"
+    schema["description"] = "Some of my settings, to change; those left out keep their value."
+    return schema
+
+
+_CHANGE_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": _change_schema()}},
+    }
+}
+
+
+@router.get(
+    "/users/me/settings",
+    operation_id="users-me-settings",
+    response_model=SettingsOut,
+    responses=errors(401),
+)
+async def my_settings(user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
+    """All my settings (a stored value no longer valid reads as its default)."""
+    found: settings.UserSettings = await run_db(
+        services, read, services, lambda conn: settings.of(conn, user.id)
+    )
+    return found.model_dump()
+
+
+@router.patch(
+    "/users/me/settings",
+    operation_id="users-me-settings-update",
+    response_model=SettingsOut,
+    responses=errors(400, 401, 403, 422, 503),
+    openapi_extra=_CHANGE_BODY,
+)
+async def change_settings(
+    body: Annotated[dict[str, Any], Body()], user: CurrentUser, services: ServicesDep
+) -> dict[str, Any]:
+    """Change some of my settings and answer all of them. An unknown key, a value of the
+    wrong type (``"true"`` or ``1`` for a boolean) or one not offered: 422
+    ``invalid_settings``, and nothing is stored. My open pages are told at once."""
+    changed: settings.UserSettings = await run_db(
+        services, write, services, lambda conn: settings.change(conn, user.id, body)
+    )
+    return changed.model_dump()
+
+
+__all__ = ["router"]

@@ -1,0 +1,205 @@
+"""Nobody meets across an ignore: for random relations and settings among a few users and
+random attempts through every meeting point, each attempt succeeds exactly when the model
+says it may (no ignore either way; for messages and challenges, the other's audience
+setting lets the actor in), so nothing crosses an ignore in either direction and nothing
+that should work is refused. Each meeting point is a small adapter: an attempt either
+meets (returns True) or is refused (returns False)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import Connection, delete, select
+from sqlalchemy.orm import Session
+
+from dicehall.server.core.models import User
+from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games import reading, seating, watching
+from dicehall.server.domain.people import relations
+from dicehall.server.domain.people import settings as user_settings
+from dicehall.server.domain.services import Services
+from tests.live import add_user
+
+PEOPLE = 3
+AUDIENCES = ("everyone", "buddies", "nobody")
+_names = itertools.count()
+
+
+@dataclass(frozen=True)
+class World:
+    """Who says what about whom (owner index, target index) -> kind, and each one's
+    audience for messages and challenges."""
+
+    said: dict[tuple[int, int], str]
+    messages_from: tuple[str, ...]
+    challenges_from: tuple[str, ...]
+
+    def apart(self, a: int, b: int) -> bool:
+        return self.said.get((a, b)) == "ignore" or self.said.get((b, a)) == "ignore"
+
+    def lets_in(self, audience: str, owner: int, actor: int) -> bool:
+        return audience == "everyone" or (
+            audience == "buddies" and self.said.get((owner, actor)) == "buddy"
+        )
+
+
+pairs = [(a, b) for a in range(PEOPLE) for b in range(PEOPLE) if a != b]
+worlds = st.builds(
+    World,
+    st.dictionaries(st.sampled_from(pairs), st.sampled_from(["buddy", "ignore"])),
+    st.tuples(*[st.sampled_from(AUDIENCES)] * PEOPLE),
+    st.tuples(*[st.sampled_from(AUDIENCES)] * PEOPLE),
+)
+
+
+@dataclass
+class Cast:
+    """The users of one example and the services they live in."""
+
+    services: Services
+    users: list[User]
+
+    def write(self, work: Callable[[Connection], Any]) -> Any:
+        with self.services.write_conn() as conn:
+            return work(conn)
+
+
+def _attempt(work: Callable[[], Any]) -> bool:
+    try:
+        work()
+    except Refused:
+        return False
+    return True
+
+
+# -- the meeting points ------------------------------------------------------------------------
+
+
+def name_as_opponent(cast: Cast, actor: int, other: int) -> bool:
+    creator, named = cast.users[actor], cast.users[other]
+    pool = cast.services.pool
+    return _attempt(
+        lambda: cast.write(
+            lambda conn: seating.create_game(
+                conn, pool, creator, "boatzee", {}, ["me", named.user_id], pace="none"
+            )
+        )
+    )
+
+
+def join_open_seat(cast: Cast, actor: int, other: int) -> bool:
+    host, joiner = cast.users[other], cast.users[actor]
+    pool = cast.services.pool
+    record, _ = cast.write(
+        lambda conn: seating.create_game(conn, pool, host, "boatzee", {}, ["me", "open"])
+    )
+    listed = cast.write(lambda conn: reading.open_games(conn, viewer_pk=joiner.id))
+    joined = _attempt(
+        lambda: cast.write(
+            lambda conn: seating.join_game(
+                conn, pool, joiner, seating.fetch_game(conn, record.id, lock=True), None
+            )
+        )
+    )
+    # The waiting room shows exactly the games one may join.
+    assert (record.id in {g["id"] for g in listed}) == joined
+    return joined
+
+
+def invite_to_watch(cast: Cast, actor: int, other: int) -> bool:
+    player, guest = cast.users[actor], cast.users[other]
+    pool = cast.services.pool
+    record, _ = cast.write(
+        lambda conn: seating.create_game(
+            conn, pool, player, "boatzee", {}, ["me", "bot:random"], pace="none", private=True
+        )
+    )
+    return _attempt(
+        lambda: cast.write(lambda conn: watching.invite(conn, record.id, player, guest.user_id))
+    )
+
+
+#: Each meeting point, and whether the other's audience setting also decides it.
+MEETINGS: dict[str, tuple[Callable[[Cast, int, int], bool], str | None]] = {
+    "name_as_opponent": (name_as_opponent, "challenges_from"),
+    "join_open_seat": (join_open_seat, None),
+    "invite_to_watch": (invite_to_watch, None),
+}
+
+
+def expected(world: World, meeting: str, actor: int, other: int) -> bool:
+    if world.apart(actor, other):
+        return False
+    audience_field = MEETINGS[meeting][1]
+    if audience_field is None:
+        return True
+    audience = getattr(world, audience_field)[other]
+    return world.lets_in(audience, other, actor)
+
+
+# -- the property ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh_cast(services: Services) -> Iterator[Callable[[World], Cast]]:
+    """New users for each example (so quotas never interfere), with the world's relations
+    and settings stored."""
+
+    def make(world: World) -> Cast:
+        names = [f"p{next(_names)}" for _ in range(PEOPLE)]
+        hashed = services.hasher.hash("correct horse battery")
+        for name in names:
+            add_user(services, name, hashed)
+        with Session(services.engine) as db:
+            users = [db.scalars(select(User).where(User.key == n)).one() for n in names]
+            db.expunge_all()
+        cast = Cast(services, users)
+
+        def store(conn: Connection) -> None:
+            conn.execute(delete(relations.RELATIONS))
+            for (owner, target), kind in world.said.items():
+                relations.put(conn, users[owner].id, users[target].id, kind, None)  # type: ignore[arg-type]
+            for index, user in enumerate(users):
+                user_settings.change(
+                    conn,
+                    user.id,
+                    {
+                        "messages_from": world.messages_from[index],
+                        "challenges_from": world.challenges_from[index],
+                    },
+                )
+
+        cast.write(store)
+        return cast
+
+    yield make
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    world=worlds,
+    attempts=st.lists(
+        st.tuples(st.sampled_from(sorted(MEETINGS)), st.sampled_from(pairs)),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_every_meeting_succeeds_exactly_when_no_ignore_or_setting_stands_between(
+    fresh_cast: Callable[[World], Cast], world: World, attempts: list[tuple[str, tuple[int, int]]]
+) -> None:
+    cast = fresh_cast(world)
+    for meeting, (actor, other) in attempts:
+        met = MEETINGS[meeting][0](cast, actor, other)
+        assert met == expected(world, meeting, actor, other), (meeting, actor, other, world)
+        if world.apart(actor, other):
+            assert not met
