@@ -73,6 +73,7 @@ def test_sign_up_log_out_and_in(page: Page) -> None:
     expect(page.get_by_role("heading", name="Game status")).to_be_visible()
     shoot(page, "page-status-empty")
 
+    page.locator("details.menu > summary", has_text="Account").click()
     page.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("status")).to_contain_text("signed out")
     page.goto("/signup")

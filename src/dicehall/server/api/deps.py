@@ -14,6 +14,7 @@ from dicehall.server.api.errors import ApiError
 from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import ApiToken, AuthSession, User
 from dicehall.server.core.security import CSRF_HEADER, SESSION_COOKIE, digest, same
+from dicehall.server.domain.people import here
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import run_db
 from dicehall.server.http.accesslog import note_user
@@ -81,15 +82,23 @@ def authenticate(request: HTTPConnection, db: Session) -> tuple[User, AuthSessio
     return user, row
 
 
+def _seen_user(request: HTTPConnection, services: Services) -> User | None:
+    """:func:`quick_user`, noted as here (Who is here) at what the request's path says."""
+    user = quick_user(request, services)
+    if user is not None:
+        here.note_user(services, user, here.activity_of_path(request.url.path))
+    return user
+
+
 async def optional_user(request: Request, services: ServicesDep) -> User | None:
     """The signed-in user, or None for a visitor (the fast path of :func:`quick_user`, in a
-    thread)."""
-    return await run_db(services, quick_user, request, services)
+    thread); a signed-in user is noted as here."""
+    return await run_db(services, _seen_user, request, services)
 
 
 async def current_user(request: Request, services: ServicesDep) -> User:
-    """The signed-in user; visitors get 401."""
-    user = await run_db(services, quick_user, request, services)
+    """The signed-in user, noted as here; visitors get 401."""
+    user = await run_db(services, _seen_user, request, services)
     if user is None:
         raise ApiError(401, "unauthenticated", "sign in first (session cookie or bearer token)")
     return user
@@ -159,4 +168,5 @@ def _user_of(row: Any) -> User:
         about=row.about,
         created_at=row.created_at,
         settings=row.settings,
+        last_seen_at=row.last_seen_at,
     )

@@ -200,9 +200,7 @@ async def withdraw_invite(
 ) -> dict[str, int]:
     """Withdraw one of my invites not yet accepted (409 `invite_accepted` otherwise): its
     link stops working."""
-    await run_db(
-        services, write, services, lambda conn: invites.withdraw(conn, user.id, invite_id)
-    )
+    await run_db(services, write, services, lambda conn: invites.withdraw(conn, user.id, invite_id))
     return {"withdrawn": invite_id}
 
 

@@ -12,6 +12,9 @@ A game the socket may not watch (none such, or private and not its players' or g
 is refused with close code 4404 before it is accepted; a guest whose invitation is
 withdrawn has the socket closed with 4404. Spectators are counted (a player's own board is
 not) and hear each change of the count.
+
+While a signed-in user's socket is open they are on Who is here (noted when it connects and
+every heartbeat; at its game when it follows one); a closed socket takes nobody out at once.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from dicehall.server.core.ids import in_id_range
 from dicehall.server.core.security import digest
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.watching import watch_access
+from dicehall.server.domain.people import here
+from dicehall.server.domain.people.presence import at_game
 from dicehall.server.domain.push import (
     CLOSE_SIGNED_OUT,
     CLOSE_TOO_MANY,
@@ -125,6 +130,11 @@ async def push_socket(websocket: WebSocket) -> None:
             if watched:
                 watch = await stack.enter_async_context(
                     services.broker.watch(watched, queue, user_pk=user_pk, counted=not seated)
+                )
+            if user_pk is not None:
+                # An open socket keeps its user on Who is here (at its game, if it follows one).
+                await stack.enter_async_context(
+                    here.kept_present(services, user_pk, at_game(watched) if watched else None)
                 )
             await websocket.accept()
             await websocket.send_json({"type": "hello"})

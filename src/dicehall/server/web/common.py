@@ -19,6 +19,7 @@ from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import AuthSession, User
 from dicehall.server.core.security import SESSION_COOKIE, digest, same
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.people import here
 from dicehall.server.domain.services import Services
 from dicehall.server.http.accesslog import note_user
 from dicehall.server.web import forms
@@ -42,7 +43,8 @@ class Visitor:
 
 
 def visitor(request: Request) -> Visitor:
-    """The signed-in user and their session's CSRF token, or an anonymous visitor."""
+    """The signed-in user and their session's CSRF token (noted as here), or an anonymous
+    visitor."""
     services: Services = request.app.state.services
     cookie = request.cookies.get(SESSION_COOKIE)
     if not cookie:
@@ -55,7 +57,11 @@ def visitor(request: Request) -> Visitor:
         # in a field, which the form's handler compares with ``csrf``.
         user = db.get(User, row.user_pk)
         note_user(request, user.user_id if user is not None else None)
-        return Visitor(user, row.csrf_token if user is not None else None)
+    if user is None:
+        return Visitor(None, None)
+    # A page opened: here (Who is here), at what the page is about.
+    here.note_user_soon(services, user, here.activity_of_path(request.url.path))
+    return Visitor(user, row.csrf_token)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The pages anyone may read: home, a game's rules, fairness, a player's profile."""
+"""The pages anyone may read: home, a game's rules, fairness (profiles: ``profile_pages``)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,7 @@ from fastapi.responses import HTMLResponse
 
 from dicehall import games
 from dicehall.engine.errors import InvalidInput
-from dicehall.server.core.clock import now
-from dicehall.server.domain import accounts, fairness, reliability, vacation
-from dicehall.server.domain.errors import Refused
+from dicehall.server.domain import fairness
 from dicehall.server.web.common import not_found, services_of, visitor
 from dicehall.server.web.markdown import rules_html
 from dicehall.server.web.render import page
@@ -66,28 +64,4 @@ def fairness_page(request: Request) -> HTMLResponse:
         faces=[(face, counts[str(face)]) for face in range(1, 7)],
         expected=dice / 6 if dice else 0,
         base=str(request.base_url).rstrip("/"),
-    )
-
-
-# -- accounts ----------------------------------------------------------------------------------
-
-
-@router.get("/users/{user_id}", response_class=HTMLResponse)
-def public_profile(request: Request, user_id: str) -> HTMLResponse:
-    """Anyone's public profile."""
-    who = visitor(request)
-    with services_of(request).sessions() as db:
-        try:
-            shown = accounts.find_user(db, user_id)
-        except Refused:
-            return not_found(request, who, "There is no user by that id.")
-        reliable = reliability.reliability(db.connection(), shown.id)
-    return page(
-        request,
-        "user.html",
-        user=who.user,
-        csrf=who.csrf,
-        shown=shown,
-        reliability=reliable,
-        away_until=vacation.away_until(shown, now()),
     )

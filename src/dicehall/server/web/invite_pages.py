@@ -8,6 +8,7 @@ their status page; the two become buddies unless either said no.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -84,6 +85,19 @@ def _day(moment: datetime) -> str:
 # -- my invites ----------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class InviteRow:
+    """One of my invites as the list shows it (days in words, the link while open)."""
+
+    invite: invites.InviteView
+    state: invites.State
+    title: str | None
+    link: str | None
+    created: str
+    expires: str
+    accepted: str | None
+
+
 def _mine(services: Services, user_pk: int) -> tuple[list[invites.InviteView], list[Any]]:
     with services.read_conn() as conn:
         shown, _ = invites.listing(conn, user_pk, None, 100)
@@ -102,23 +116,22 @@ async def _invites_page(
     shown, seats = await run_in_threadpool(_mine, services, who.user.id)
     at = now()
     rows = [
-        {
-            "invite": one,
-            "state": one.state(at),
-            "title": _title(one.game_kind) if one.game_kind else None,
-            "link": _link(request, secret, one) if one.state(at) == "open" else None,
-            "created": _day(one.created),
-            "expires": _day(one.expires),
-            "accepted": _day(one.accepted_at) if one.accepted_at else None,
-        }
+        InviteRow(
+            one,
+            one.state(at),
+            _title(one.game_kind) if one.game_kind else None,
+            _link(request, secret, one) if one.state(at) == "open" else None,
+            _day(one.created),
+            _day(one.expires),
+            _day(one.accepted_at) if one.accepted_at else None,
+        )
         for one in shown
     ]
-    fresh = next((row for row in rows if row["invite"].id == made and row["link"]), None)
+    fresh = next((row for row in rows if row.invite.id == made and row.link), None)
     choices = [("site", "The site: no game, just come and play")] + [
         (
             f"{seat.game_id}:{seat.seat}",
-            f"Game {seat.game_id}, {_title(seat.game_kind)}: seat {seat.seat + 1} "
-            f"of {seat.seats}",
+            f"Game {seat.game_id}, {_title(seat.game_kind)}: seat {seat.seat + 1} of {seat.seats}",
         )
         for seat in seats
     ]
@@ -264,9 +277,7 @@ async def landing(request: Request, token: str) -> Response:
     return _landing(request, who, token, invite)
 
 
-def _accept(
-    services: Services, token: str, who: Visitor, make_buddies: bool
-) -> invites.Accepted:
+def _accept(services: Services, token: str, who: Visitor, make_buddies: bool) -> invites.Accepted:
     assert who.user is not None
     user = who.user
     secret = site_secrets.site_secret(services)
@@ -296,9 +307,7 @@ async def _accepting(request: Request, who: Visitor, token: str, form: Form) -> 
     page with the problem (or the page saying why the link no longer works)."""
     services = services_of(request)
     try:
-        done = await run_in_threadpool(
-            _accept, services, token, who, "make_buddies" in form.values
-        )
+        done = await run_in_threadpool(_accept, services, token, who, "make_buddies" in form.values)
     except Refused as exc:
         if exc.code in _REFUSED_LINK:
             return _refused_link(request, who, exc)

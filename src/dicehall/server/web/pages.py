@@ -16,8 +16,11 @@ from dicehall.server.web import (
     game_pages,
     history_pages,
     info_pages,
+    invite_pages,
     new_game_pages,
     notification_pages,
+    profile_pages,
+    relation_pages,
     replay_pages,
     settings_pages,
     vacation_pages,
@@ -27,6 +30,7 @@ from dicehall.server.web import (
 router = APIRouter(include_in_schema=False)
 for pages in (
     info_pages,
+    profile_pages,
     account_pages,
     game_pages,
     new_game_pages,
@@ -34,7 +38,9 @@ for pages in (
     replay_pages,
     vacation_pages,
     notification_pages,
+    relation_pages,
     settings_pages,
+    invite_pages,
     watch_pages,
 ):
     router.include_router(pages.router)

@@ -92,9 +92,7 @@ def invite_id_of(secret: str, token: str) -> int:
 
 
 def _expired() -> Refused:
-    return Refused(
-        "conflict", "invite_expired", "this invite link has expired; ask for a new one"
-    )
+    return Refused("conflict", "invite_expired", "this invite link has expired; ask for a new one")
 
 
 # -- what an invite is -------------------------------------------------------------------------
@@ -215,7 +213,9 @@ def create(
     made = conn.execute(
         select(func.count())
         .select_from(INVITES)
-        .where(INVITES.c.inviter_pk == inviter.id, INVITES.c.created_at > moment - timedelta(days=1))
+        .where(
+            INVITES.c.inviter_pk == inviter.id, INVITES.c.created_at > moment - timedelta(days=1)
+        )
     ).scalar_one()
     if made >= PER_DAY:
         raise Refused(
@@ -260,9 +260,7 @@ def _open_seat_of(conn: Connection, inviter: User, game_id: int, seat: int | Non
             "conflict", "not_waiting", f"game {game_id} is not waiting for players any more"
         )
     if seat is not None and not 0 <= seat < len(seats):
-        raise Refused(
-            "invalid", "invalid_seat", f"game {game_id} has seats 0 to {len(seats) - 1}"
-        )
+        raise Refused("invalid", "invalid_seat", f"game {game_id} has seats 0 to {len(seats) - 1}")
     open_seats = [s.seat for s in seats if s.is_open and (seat is None or s.seat == seat)]
     if not open_seats:
         if seat is None:

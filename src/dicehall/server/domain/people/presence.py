@@ -25,6 +25,7 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, Literal
@@ -186,6 +187,11 @@ class Presence:
         online, recent = self.listing(at)
         return len(online), len(recent)
 
+    def online_among(self, user_pks: Collection[int], at: datetime) -> set[int]:
+        """Those of ``user_pks`` online at ``at``."""
+        cut = at.timestamp() - self.windows.online
+        return {pk for pk, stamp in self._stamps(set(user_pks)).items() if stamp >= cut}
+
     def forget(self, user_pk: int) -> None:
         """Take ``user_pk`` out of the store now."""
         with self._lock:
@@ -199,6 +205,9 @@ class Presence:
         raise NotImplementedError
 
     def _since(self, cut: float) -> list[tuple[int, float, Activity | None]]:
+        raise NotImplementedError
+
+    def _stamps(self, user_pks: set[int]) -> dict[int, float]:
         raise NotImplementedError
 
 
@@ -226,6 +235,10 @@ class MemoryPresence(Presence):
     def _since(self, cut: float) -> list[tuple[int, float, Activity | None]]:
         with self._lock:
             return [(pk, s, a) for pk, (s, a) in self._entries.items() if s >= cut]
+
+    def _stamps(self, user_pks: set[int]) -> dict[int, float]:
+        with self._lock:
+            return {pk: self._entries[pk][0] for pk in user_pks if pk in self._entries}
 
     def counts(self, at: datetime) -> tuple[int, int]:
         now_stamp = at.timestamp()
@@ -333,6 +346,24 @@ class RedisPresence(Presence):
             (int(member), float(stamp), None if doing is None else Activity.from_json(doing))
             for (member, stamp), doing in zip(found, doings, strict=True)
         ]
+
+    def _stamps(self, user_pks: set[int]) -> dict[int, float]:
+        if not user_pks:
+            return {}
+        if not self._usable():
+            return self._local._stamps(user_pks)
+        ordered = sorted(user_pks)
+        try:
+            scores: list[float | None] = self._client.zmscore(
+                self.seen_key, [str(pk) for pk in ordered]
+            )
+        except (redis.RedisError, OSError) as exc:
+            self._failed(exc)
+            return self._local._stamps(user_pks)
+        self._worked()
+        return {
+            pk: float(score) for pk, score in zip(ordered, scores, strict=True) if score is not None
+        }
 
     def counts(self, at: datetime) -> tuple[int, int]:
         if not self._usable():

@@ -1,0 +1,189 @@
+"""My settings over the API, on SQLite and PostgreSQL: the defaults, changing one or several,
+every kind of wrong change refused as a whole (nothing stored), damaged stored settings read
+as the defaults, and a change pushed to my open pages (and nobody else's)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select, update
+
+from dicehall.server.core.models import User
+from dicehall.server.domain.services import Services
+from tests.server.conftest import Headers, MakeUser
+
+URL = "/api/v1/users/me/settings"
+
+DEFAULTS = {
+    "dice_style": "pips",
+    "theme": "light",
+    "board_size": "medium",
+    "hints_open": False,
+    "sounds": False,
+    "messages_from": "everyone",
+    "challenges_from": "everyone",
+    "show_presence": True,
+    "confirm_moves": True,
+}
+
+
+def mine(client: TestClient, headers: Headers) -> Any:
+    answer = client.get(URL, headers=headers)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def change(client: TestClient, headers: Headers, body: Any) -> Any:
+    return client.patch(URL, json=body, headers=headers)
+
+
+def stored(services: Services, user_id: str) -> str:
+    with services.read_conn() as conn:
+        text = conn.execute(select(User.settings).where(User.user_id == user_id)).scalar_one()
+    return str(text)
+
+
+def test_a_new_account_has_the_defaults(client: TestClient, make_user: MakeUser) -> None:
+    assert mine(client, make_user("fresh")) == DEFAULTS
+
+
+def test_changing_one_setting_keeps_the_others(client: TestClient, make_user: MakeUser) -> None:
+    me = make_user("oneset")
+    answer = change(client, me, {"theme": "dark"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {**DEFAULTS, "theme": "dark"}
+    assert mine(client, me) == {**DEFAULTS, "theme": "dark"}
+    # Someone else's settings are their own.
+    assert mine(client, make_user("other")) == DEFAULTS
+
+
+def test_changing_several_settings_at_once(client: TestClient, make_user: MakeUser) -> None:
+    me = make_user("several")
+    wanted = {
+        "dice_style": "numerals",
+        "board_size": "large",
+        "hints_open": True,
+        "confirm_moves": False,
+        "messages_from": "buddies",
+        "challenges_from": "nobody",
+        "show_presence": False,
+    }
+    answer = change(client, me, wanted)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {**DEFAULTS, **wanted}
+    # A second change starts from the first.
+    answer = change(client, me, {"theme": "high-contrast", "sounds": True})
+    assert answer.json() == {**DEFAULTS, **wanted, "theme": "high-contrast", "sounds": True}
+    assert mine(client, me) == answer.json()
+
+
+@pytest.mark.parametrize(
+    ("body", "names"),
+    [
+        ({"colour": "dark"}, "colour"),
+        ({"theme": "dark", "volume": 3}, "volume"),
+        ({"hints_open": "true"}, "hints_open"),
+        ({"sounds": 1}, "sounds"),
+        ({"confirm_moves": None}, "confirm_moves"),
+        ({"theme": "sepia"}, "theme"),
+        ({"dice_style": "pips", "board_size": "huge"}, "board_size"),
+        ({"messages_from": "friends"}, "messages_from"),
+        ({"board_size": 2}, "board_size"),
+    ],
+)
+def test_a_wrong_change_is_refused_and_nothing_is_stored(
+    client: TestClient, make_user: MakeUser, services: Services, body: Any, names: str
+) -> None:
+    me = make_user("wrong")
+    assert change(client, me, {"theme": "dark"}).status_code == 200
+    before = stored(services, "wrong")
+    answer = change(client, me, body)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["code"] == "invalid_settings"
+    assert names in answer.json()["error"]
+    # Not even the valid part of the change is kept.
+    assert stored(services, "wrong") == before
+    assert mine(client, me) == {**DEFAULTS, "theme": "dark"}
+
+
+def test_a_body_that_is_no_object_is_refused(client: TestClient, make_user: MakeUser) -> None:
+    me = make_user("shapes")
+    for body in (["theme", "dark"], "dark", 3):
+        answer = change(client, me, body)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["code"] == "invalid_request"
+    assert mine(client, me) == DEFAULTS
+
+
+def test_an_empty_change_changes_nothing(
+    client: TestClient, make_user: MakeUser, services: Services
+) -> None:
+    me = make_user("empty")
+    assert change(client, me, {"dice_style": "large"}).status_code == 200
+    before = stored(services, "empty")
+    answer = change(client, me, {})
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {**DEFAULTS, "dice_style": "large"}
+    assert stored(services, "empty") == before
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("not json at all", DEFAULTS),
+        ("[1, 2]", DEFAULTS),
+        ("", DEFAULTS),
+        # What is still valid is kept; what is not (or no longer known) reads as its default.
+        ('{"theme": "dark", "dice_style": "hexagons", "sounds": "yes", "old": 1}',
+         {**DEFAULTS, "theme": "dark"}),
+    ],
+)  # fmt: skip
+def test_damaged_stored_settings_read_as_the_defaults(
+    client: TestClient,
+    make_user: MakeUser,
+    services: Services,
+    text: str,
+    expected: dict[str, Any],
+) -> None:
+    me = make_user("damaged")
+    with services.write_conn() as conn:
+        conn.execute(update(User).where(User.user_id == "damaged").values(settings=text))
+    assert mine(client, me) == expected
+    # A change repairs what it stores.
+    answer = change(client, me, {"board_size": "small"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {**expected, "board_size": "small"}
+    assert mine(client, me) == {**expected, "board_size": "small"}
+
+
+def test_a_change_is_pushed_to_my_open_pages_only(
+    client: TestClient, make_user: MakeUser
+) -> None:
+    me, other = make_user("pushed"), make_user("bystander")
+    with (
+        client.websocket_connect("/api/v1/ws", headers=me) as socket,
+        client.websocket_connect("/api/v1/ws", headers=other) as theirs,
+    ):
+        assert socket.receive_json() == {"type": "hello"}
+        assert theirs.receive_json() == {"type": "hello"}
+        answer = change(client, me, {"dice_style": "numerals", "confirm_moves": False})
+        assert answer.status_code == 200, answer.text
+        pushed = socket.receive_json()
+        assert pushed == {"type": "settings", "settings": answer.json()}
+        # A refused change pushes nothing: the next message is the next good change's.
+        assert change(client, me, {"theme": "mauve"}).status_code == 422
+        assert change(client, me, {"theme": "dark"}).status_code == 200
+        assert socket.receive_json()["settings"]["theme"] == "dark"
+        # The bystander heard nothing of it: their next message is their own change's.
+        assert change(client, other, {"sounds": True}).status_code == 200
+        assert theirs.receive_json() == {
+            "type": "settings",
+            "settings": {**DEFAULTS, "sounds": True},
+        }
+
+
+def test_visitors_have_no_settings(client: TestClient) -> None:
+    assert client.get(URL).status_code == 401
+    assert client.patch(URL, json={"theme": "dark"}).status_code == 401
