@@ -4,7 +4,7 @@ removing, an expired form, and notes rendered as text."""
 
 from __future__ import annotations
 
-import httpx
+import httpx2 as httpx
 from fastapi.testclient import TestClient
 
 from dicehall.server.domain.services import Services
