@@ -38,6 +38,10 @@ OPERATION_IDS = {
     ("DELETE", "/users/me/away"): "users-me-back",
     ("GET", "/notifications"): "notifications-list",
     ("POST", "/notifications/read"): "notifications-read",
+    ("GET", "/invites"): "invites-list",
+    ("POST", "/invites"): "invites-create",
+    ("POST", "/invites/accept"): "invites-accept",
+    ("DELETE", "/invites/{invite_id}"): "invites-withdraw",
     ("GET", "/tokens"): "tokens-list",
     ("POST", "/tokens"): "tokens-create",
     ("DELETE", "/tokens/{token_id}"): "tokens-revoke",
@@ -72,6 +76,7 @@ OPERATION_IDS = {
 CREATED = {
     ("POST", "/auth/signup"),
     ("POST", "/tokens"),
+    ("POST", "/invites"),
     ("POST", "/games"),
     ("POST", "/games/{game_id}/rematch"),
 }

@@ -341,6 +341,13 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(client, "DELETE", "/users/me/away", 200, me)
         call(client, "GET", "/notifications", 200, me, query={"limit": 5})
         call(client, "POST", "/notifications/read", 200, me, body={"up_to": None})
+        link = call(client, "POST", "/invites", 201, me, body={"make_buddies": False})
+        call(client, "GET", "/invites", 200, me, query={"limit": 5})
+        invite_token = link["url"].rsplit("/i/", 1)[1]
+        call(client, "POST", "/invites/accept", 200, friend, body={"token": invite_token})
+        link = call(client, "POST", "/invites", 201, me, body={})
+        at = {"invite_id": link["id"]}
+        call(client, "DELETE", "/invites/{invite_id}", 200, me, path_parameters=at)
         call(client, "GET", "/tokens", 200, me)
         token = call(client, "POST", "/tokens", 201, me, body={"name": "sweep"})
         at = {"token_id": token["id"]}

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
@@ -45,22 +44,15 @@ def stored(services: Services, user_id: str) -> str:
     return str(text)
 
 
-def test_a_new_account_has_the_defaults(client: TestClient, make_user: MakeUser) -> None:
-    assert mine(client, make_user("fresh")) == DEFAULTS
-
-
-def test_changing_one_setting_keeps_the_others(client: TestClient, make_user: MakeUser) -> None:
-    me = make_user("oneset")
+def test_defaults_then_changing_one_then_several_settings(
+    client: TestClient, make_user: MakeUser
+) -> None:
+    me, other = make_user("several"), make_user("other")
+    assert mine(client, me) == DEFAULTS
     answer = change(client, me, {"theme": "dark"})
     assert answer.status_code == 200, answer.text
     assert answer.json() == {**DEFAULTS, "theme": "dark"}
     assert mine(client, me) == {**DEFAULTS, "theme": "dark"}
-    # Someone else's settings are their own.
-    assert mine(client, make_user("other")) == DEFAULTS
-
-
-def test_changing_several_settings_at_once(client: TestClient, make_user: MakeUser) -> None:
-    me = make_user("several")
     wanted = {
         "dice_style": "numerals",
         "board_size": "large",
@@ -72,52 +64,46 @@ def test_changing_several_settings_at_once(client: TestClient, make_user: MakeUs
     }
     answer = change(client, me, wanted)
     assert answer.status_code == 200, answer.text
-    assert answer.json() == {**DEFAULTS, **wanted}
     # A second change starts from the first.
+    assert answer.json() == {**DEFAULTS, "theme": "dark", **wanted}
     answer = change(client, me, {"theme": "high-contrast", "sounds": True})
     assert answer.json() == {**DEFAULTS, **wanted, "theme": "high-contrast", "sounds": True}
     assert mine(client, me) == answer.json()
+    # Someone else's settings are their own.
+    assert mine(client, other) == DEFAULTS
 
 
-@pytest.mark.parametrize(
-    ("body", "names"),
-    [
-        ({"colour": "dark"}, "colour"),
-        ({"theme": "dark", "volume": 3}, "volume"),
-        ({"hints_open": "true"}, "hints_open"),
-        ({"sounds": 1}, "sounds"),
-        ({"confirm_moves": None}, "confirm_moves"),
-        ({"theme": "sepia"}, "theme"),
-        ({"dice_style": "pips", "board_size": "huge"}, "board_size"),
-        ({"messages_from": "friends"}, "messages_from"),
-        ({"board_size": 2}, "board_size"),
-    ],
-)
+#: Wrong changes, each with the setting its refusal names.
+WRONG: list[tuple[Any, str]] = [
+    ({"colour": "dark"}, "colour"),
+    ({"theme": "dark", "volume": 3}, "volume"),
+    ({"hints_open": "true"}, "hints_open"),
+    ({"sounds": 1}, "sounds"),
+    ({"confirm_moves": None}, "confirm_moves"),
+    ({"theme": "sepia"}, "theme"),
+    ({"dice_style": "pips", "board_size": "huge"}, "board_size"),
+    ({"messages_from": "friends"}, "messages_from"),
+    ({"board_size": 2}, "board_size"),
+]
+
+
 def test_a_wrong_change_is_refused_and_nothing_is_stored(
-    client: TestClient, make_user: MakeUser, services: Services, body: Any, names: str
+    client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
     me = make_user("wrong")
     assert change(client, me, {"theme": "dark"}).status_code == 200
     before = stored(services, "wrong")
-    answer = change(client, me, body)
-    assert answer.status_code == 422, answer.text
-    assert answer.json()["code"] == "invalid_settings"
-    assert names in answer.json()["error"]
-    # Not even the valid part of the change is kept.
-    assert stored(services, "wrong") == before
+    for body, name in WRONG:
+        answer = change(client, me, body)
+        assert answer.status_code == 422, (body, answer.text)
+        assert answer.json()["code"] == "invalid_settings", body
+        assert name in answer.json()["error"], body
+        # Not even the valid part of the change is kept.
+        assert stored(services, "wrong") == before, body
     assert mine(client, me) == {**DEFAULTS, "theme": "dark"}
 
 
-def test_a_body_that_is_no_object_is_refused(client: TestClient, make_user: MakeUser) -> None:
-    me = make_user("shapes")
-    for body in (["theme", "dark"], "dark", 3):
-        answer = change(client, me, body)
-        assert answer.status_code == 422, answer.text
-        assert answer.json()["code"] == "invalid_request"
-    assert mine(client, me) == DEFAULTS
-
-
-def test_an_empty_change_changes_nothing(
+def test_an_empty_change_changes_nothing_and_a_non_object_is_refused(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
     me = make_user("empty")
@@ -127,35 +113,39 @@ def test_an_empty_change_changes_nothing(
     assert answer.status_code == 200, answer.text
     assert answer.json() == {**DEFAULTS, "dice_style": "large"}
     assert stored(services, "empty") == before
+    # A body that is no object at all is refused for its shape.
+    for body in (["theme", "dark"], "dark", 3):
+        answer = change(client, me, body)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["code"] == "invalid_request"
+    assert stored(services, "empty") == before
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("not json at all", DEFAULTS),
-        ("[1, 2]", DEFAULTS),
-        ("", DEFAULTS),
-        # What is still valid is kept; what is not (or no longer known) reads as its default.
-        ('{"theme": "dark", "dice_style": "hexagons", "sounds": "yes", "old": 1}',
-         {**DEFAULTS, "theme": "dark"}),
-    ],
-)  # fmt: skip
+#: Damaged stored settings and how they read: what is still valid is kept; what is not (or
+#: no longer known) reads as its default.
+DAMAGED: list[tuple[str, dict[str, Any]]] = [
+    ("not json at all", DEFAULTS),
+    ("[1, 2]", DEFAULTS),
+    ("", DEFAULTS),
+    ('{"theme": "dark", "dice_style": "hexagons", "sounds": "yes", "old": 1}',
+     {**DEFAULTS, "theme": "dark"}),
+]  # fmt: skip
+
+
 def test_damaged_stored_settings_read_as_the_defaults(
-    client: TestClient,
-    make_user: MakeUser,
-    services: Services,
-    text: str,
-    expected: dict[str, Any],
+    client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
     me = make_user("damaged")
-    with services.write_conn() as conn:
-        conn.execute(update(User).where(User.user_id == "damaged").values(settings=text))
-    assert mine(client, me) == expected
-    # A change repairs what it stores.
-    answer = change(client, me, {"board_size": "small"})
-    assert answer.status_code == 200, answer.text
-    assert answer.json() == {**expected, "board_size": "small"}
-    assert mine(client, me) == {**expected, "board_size": "small"}
+    for text, expected in DAMAGED:
+        with services.write_conn() as conn:
+            conn.execute(update(User).where(User.user_id == "damaged").values(settings=text))
+        assert mine(client, me) == expected, text
+        # A change repairs what it stores.
+        answer = change(client, me, {"board_size": "small"})
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {**expected, "board_size": "small"}
+        assert mine(client, me) == {**expected, "board_size": "small"}
+        assert "hexagons" not in stored(services, "damaged")
 
 
 def test_a_change_is_pushed_to_my_open_pages_only(
@@ -182,8 +172,6 @@ def test_a_change_is_pushed_to_my_open_pages_only(
             "type": "settings",
             "settings": {**DEFAULTS, "sounds": True},
         }
-
-
-def test_visitors_have_no_settings(client: TestClient) -> None:
+    # Visitors have no settings.
     assert client.get(URL).status_code == 401
     assert client.patch(URL, json={"theme": "dark"}).status_code == 401

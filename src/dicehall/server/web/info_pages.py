@@ -8,8 +8,10 @@ from fastapi.responses import HTMLResponse
 from dicehall import games
 from dicehall.engine.errors import InvalidInput
 from dicehall.server.domain import fairness
+from dicehall.server.domain.people import here
 from dicehall.server.web.common import not_found, services_of, visitor
 from dicehall.server.web.markdown import rules_html
+from dicehall.server.web.presence_pages import counts_sentence, span_words
 from dicehall.server.web.render import page
 
 router = APIRouter(include_in_schema=False)
@@ -17,14 +19,19 @@ router = APIRouter(include_in_schema=False)
 
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
-    """What the site is, the games, and how to start."""
+    """What the site is, the games, how to start, and how many are here (counts only)."""
     who = visitor(request)
+    services = services_of(request)
+    online, recent = here.counts(services)
     return page(
         request,
         "home.html",
         user=who.user,
         csrf=who.csrf,
         blurbs={name: games.get(name).blurb for name in games.available()},
+        here_counts=counts_sentence(
+            online, recent, span_words(services.settings.presence_recent_seconds)
+        ),
     )
 
 

@@ -48,7 +48,7 @@ from dicehall.server.domain.games.records import (
     seat_of,
 )
 from dicehall.server.domain.people import settings
-from dicehall.server.domain.people.presence import LOOKING, Activity, IDLE, Seen, at_game
+from dicehall.server.domain.people.presence import IDLE, LOOKING, Activity, Seen, at_game
 from dicehall.server.domain.people.relations import others_across_an_ignore
 from dicehall.server.domain.services import Services
 
@@ -303,9 +303,7 @@ def _doings(conn: Connection, viewer_pk: int, seen: Iterable[Seen]) -> dict[int,
     game_ids = {s.activity.game for s in seen if s.activity.game is not None}
     records = {
         row.id: GameRecord.of(row)
-        for row in (
-            conn.execute(select(GAMES).where(GAMES.c.id.in_(game_ids))) if game_ids else ()
-        )
+        for row in (conn.execute(select(GAMES).where(GAMES.c.id.in_(game_ids))) if game_ids else ())
     }
     seats: dict[int, list[SeatInfo]] = {}
     if records:

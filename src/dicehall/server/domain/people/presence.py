@@ -28,7 +28,7 @@ import time
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import redis
 
@@ -177,9 +177,7 @@ class Presence:
         for pk, stamp, activity in sorted(
             self._since(now_stamp - self.windows.recent), key=lambda found: -found[1]
         ):
-            (online if stamp >= cut else recent).append(
-                Seen(pk, _moment(stamp), activity or IDLE)
-            )
+            (online if stamp >= cut else recent).append(Seen(pk, _moment(stamp), activity or IDLE))
         return online, recent
 
     def counts(self, at: datetime) -> tuple[int, int]:
@@ -330,14 +328,12 @@ class RedisPresence(Presence):
         if not self._usable():
             return self._local._since(cut)
         try:
-            found: list[tuple[bytes, float]] = self._client.zrangebyscore(
-                self.seen_key, cut, "+inf", withscores=True
+            found = cast(
+                list[tuple[bytes, float]],
+                self._client.zrangebyscore(self.seen_key, cut, "+inf", withscores=True),
             )
-            doings: list[Any] = (
-                self._client.hmget(self.doing_key, [member for member, _ in found])
-                if found
-                else []
-            )
+            members = [member for member, _ in found]
+            doings = cast(list[Any], self._client.hmget(self.doing_key, members) if found else [])
         except (redis.RedisError, OSError) as exc:
             self._failed(exc)
             return self._local._since(cut)

@@ -30,6 +30,7 @@ from sqlalchemy import Connection, Select, Table, and_, delete, exists, insert, 
 from dicehall.server.core.models import Relation, User, UserSearchTerm
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.names import fold
+from dicehall.server.domain.people import relations
 
 TERMS = cast(Table, UserSearchTerm.__table__)
 USERS = cast(Table, User.__table__)
@@ -53,7 +54,6 @@ TOP = "\U0010ffff"
 
 #: Which of some users are online now (presence); the search filters through it.
 OnlineOf = Callable[[Collection[int]], set[int]]
-
 
 
 # -- terms -------------------------------------------------------------------------------------
@@ -215,15 +215,17 @@ def _rows(conn: Connection, prefixes: list[str], after: Cursor | None, limit: in
     return list(merged)[:limit]
 
 
-def _first_terms(conn: Connection, user_pks: Collection[int], prefixes: list[str]) -> dict[int, str]:
+def _first_terms(
+    conn: Connection, user_pks: Collection[int], prefixes: list[str]
+) -> dict[int, str]:
     """Each user's first term that matches one of ``prefixes`` (where a page shows them)."""
     first: dict[int, str] = {}
     for row in conn.execute(
         select(TERMS.c.user_pk, TERMS.c.term).where(TERMS.c.user_pk.in_(user_pks))
     ):
-        if any(row.term.startswith(p) for p in prefixes):
-            if row.user_pk not in first or row.term < first[row.user_pk]:
-                first[row.user_pk] = row.term
+        matches = any(row.term.startswith(p) for p in prefixes)
+        if matches and (row.user_pk not in first or row.term < first[row.user_pk]):
+            first[row.user_pk] = row.term
     return first
 
 
@@ -291,7 +293,9 @@ def _prefix_page(
     while True:
         rows = _rows(conn, prefixes, after, batch)
         first = _first_terms(conn, {r.user_pk for r in rows}, prefixes)
-        shown = _keep((r.user_pk for r in rows if first.get(r.user_pk) == r.term), online, online_of)
+        shown = _keep(
+            (r.user_pk for r in rows if first.get(r.user_pk) == r.term), online, online_of
+        )
         for row in rows:
             if row.user_pk in shown and first[row.user_pk] == row.term:
                 if len(taken) == limit:
@@ -316,12 +320,14 @@ def _fuzzy(
     """The users whose terms best resemble ``form``, among those that share its first
     letter, best first."""
     rows = conn.execute(range_query(form[0], None, FUZZY_CANDIDATES)).all()
+    # The query is a prefix, so a term is compared with as much of it as was typed, and a
+    # letter more or (past 3 letters) less: a letter left out or doubled. "jonh" finds
+    # "john smith"; "zz" does not find "zoe" by its first letter alone.
+    size = len(form)
+    cuts = (size, size + 1, size - 1) if size > 3 else (size, size + 1)
     best: dict[int, float] = {}
     for row in rows:
-        # The query is a prefix, so a term is compared with as much of it as was typed,
-        # one letter less or more (a letter left out or doubled): "jonh" finds "john smith".
-        size = len(form)
-        score = max(fuzz.ratio(form, row.term[:cut]) for cut in (size - 1, size, size + 1))
+        score = max(fuzz.ratio(form, row.term[:cut]) for cut in cuts)
         if score >= FUZZY_CUTOFF and score > best.get(row.user_pk, -1.0):
             best[row.user_pk] = score
     kept = _keep(best, online, online_of)
@@ -369,6 +375,15 @@ def _found(
     ]
 
 
+def _unseen_across_an_ignore(conn: Connection, viewer_pk: int, online_of: OnlineOf) -> OnlineOf:
+    """``online_of`` as ``viewer_pk`` may know it: as on Who is here, nobody across an
+    ignore is ever shown online to the other."""
+    hidden = relations.others_across_an_ignore(conn, viewer_pk)
+    if not hidden:
+        return online_of
+    return lambda pks: online_of(pks) - hidden
+
+
 def search(
     conn: Connection,
     viewer_pk: int | None,
@@ -382,11 +397,14 @@ def search(
     """A page of the users whose user id or display name (a word of it on) starts with
     ``query``, in any case and with or without accents; when none does (and no cursor was
     sent), the closest names instead (``fuzzy``). ``online`` True or False keeps only those
-    shown as here now, or only the others (``online_of`` tells who is)."""
+    shown as here now, or only the others (``online_of`` tells who is; as on Who is here,
+    nobody across an ignore with the viewer is shown online)."""
     cleaned = check_query(query)
     if not 1 <= limit <= PAGE_MAX:
         raise Refused("invalid", "invalid_limit", f"limit must be 1 to {PAGE_MAX}")
     after = Cursor.decode(cursor) if cursor else None
+    if online_of is not None and viewer_pk is not None:
+        online_of = _unseen_across_an_ignore(conn, viewer_pk, online_of)
     prefixes = prefixes_of(cleaned)
     if not prefixes:
         return Results([], None, False)

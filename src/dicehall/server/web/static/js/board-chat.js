@@ -100,7 +100,8 @@ export function chat(root) {
     );
   }
 
-  function add(lines) {
+  /** Draw the lines not drawn yet; `news` (not the first page): count them unread. */
+  function add(lines, news = true) {
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
     let fresh = 0;
     for (const line of [...lines].sort((a, b) => a.id - b.id)) {
@@ -118,7 +119,7 @@ export function chat(root) {
     empty.hidden = list.children.length > 0;
     root.dataset.chatLines = String(list.children.length);
     if (atBottom || !fresh) scrollDown();
-    if (fresh && !reading()) {
+    if (news && fresh && !reading()) {
       unread += fresh;
       showUnread();
     }
@@ -184,19 +185,14 @@ export function chat(root) {
         }
         if (first) {
           first = false;
-          unread = reading() ? 0 : data.unread;
-          if (mine === "players" && data.unread === 0) {
-            markedUpTo = Math.max(...data.lines.filter((l) => l.channel === "players").map((l) => l.id), 0);
+          // The first page is not news: the server's count of what I have not read is.
+          unread = data.unread;
+          if (data.unread === 0) {
+            markedUpTo = Math.max(0, ...data.lines.filter((l) => l.channel === "players").map((l) => l.id));
           }
           showUnread();
-          const before = unread;
-          add(data.lines);
-          // The first page's lines are not news: only the server's count is.
-          if (!reading()) {
-            unread = before;
-            showUnread();
-          }
-          // Announced from now on, not the lines already there.
+          add(data.lines, false);
+          // Lines are announced from now on, not those already there.
           list.setAttribute("aria-live", "polite");
         } else {
           add(data.lines);

@@ -27,5 +27,7 @@ async function refresh() {
 
 // The page's push socket (push.js, shared with the header's bell) passes each message on.
 document.addEventListener("dicehall:push", (event) => {
-  if (event.detail && event.detail.type === "game") refresh();
+  // A game moved, a chat line came, or I read a game's chat on another page.
+  const type = event.detail?.type;
+  if (type === "game" || type === "chat" || type === "chat_read") refresh();
 });
