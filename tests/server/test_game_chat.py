@@ -146,7 +146,9 @@ def test_a_waiting_game_has_chat_and_strangers_and_visitors_do_not(
     invited = client.post(f"{API}/games/{gid}/watchers", json={"user": "carol"}, headers=alice)
     assert invited.status_code == 200, invited.text
     assert say(client, gid, carol, body="hello")["channel"] == "spectators"
-    refused(client.post(f"{API}/games/{gid}/chat/read", json={}, headers=carol), 403, "not_a_player")
+    refused(
+        client.post(f"{API}/games/{gid}/chat/read", json={}, headers=carol), 403, "not_a_player"
+    )
     assert bodies(lines(client, gid, bob)) == ["are you in?", "in a minute"]
 
 

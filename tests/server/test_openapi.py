@@ -36,6 +36,8 @@ OPERATION_IDS = {
     ("GET", "/users/me/vacation"): "users-me-vacation",
     ("POST", "/users/me/away"): "users-me-away",
     ("DELETE", "/users/me/away"): "users-me-back",
+    ("GET", "/users/me/settings"): "users-me-settings",
+    ("PATCH", "/users/me/settings"): "users-me-settings-update",
     ("GET", "/notifications"): "notifications-list",
     ("POST", "/notifications/read"): "notifications-read",
     ("GET", "/invites"): "invites-list",
@@ -68,6 +70,9 @@ OPERATION_IDS = {
     ("POST", "/games/{game_id}/take-back"): "games-take-back",
     ("GET", "/games/{game_id}/replay"): "games-replay",
     ("GET", "/games/{game_id}/hint"): "games-hint",
+    ("GET", "/games/{game_id}/chat"): "games-chat",
+    ("POST", "/games/{game_id}/chat"): "games-chat-post",
+    ("POST", "/games/{game_id}/chat/read"): "games-chat-read",
     ("GET", "/fairness"): "fairness-report",
     ("GET", "/fairness/batches/{batch_id}"): "fairness-batch",
 }
@@ -79,6 +84,7 @@ CREATED = {
     ("POST", "/invites"),
     ("POST", "/games"),
     ("POST", "/games/{game_id}/rematch"),
+    ("POST", "/games/{game_id}/chat"),
 }
 
 #: Response models that let a game add keys of its own.

@@ -295,6 +295,10 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(client, "GET", "/games/{game_id}/watchers", 200, me, path_parameters=at)
         call(client, "DELETE", "/games/{game_id}/watchers/{user_id}", 200, me,
              path_parameters=guest)  # fmt: skip
+        call(client, "POST", "/games/{game_id}/chat", 201, me, path_parameters=at,
+             body={"preset": "gl"})  # fmt: skip
+        call(client, "GET", "/games/{game_id}/chat", 200, me, path_parameters=at)
+        call(client, "POST", "/games/{game_id}/chat/read", 200, me, path_parameters=at, body={})
         at = {"game_id": finished}
         call(client, "POST", "/games/{game_id}/rematch", 201, me, path_parameters=at)
         waiting = create(client, friend, "tenthousand", "me", "open")
@@ -339,6 +343,8 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         until = (datetime.now(UTC) + timedelta(days=1)).isoformat()
         call(client, "POST", "/users/me/away", 200, me, body={"until": until})
         call(client, "DELETE", "/users/me/away", 200, me)
+        call(client, "GET", "/users/me/settings", 200, me)
+        call(client, "PATCH", "/users/me/settings", 200, me, body={"dice_style": "numerals"})
         call(client, "GET", "/notifications", 200, me, query={"limit": 5})
         call(client, "POST", "/notifications/read", 200, me, body={"up_to": None})
         link = call(client, "POST", "/invites", 201, me, body={"make_buddies": False})

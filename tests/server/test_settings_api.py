@@ -148,7 +148,7 @@ def test_damaged_stored_settings_read_as_the_defaults(
         assert "hexagons" not in stored(services, "damaged")
 
 
-def test_a_change_is_pushed_to_my_open_pages_only(
+def test_a_change_is_pushed_to_my_open_pages_only_and_visitors_have_none(
     client: TestClient, make_user: MakeUser
 ) -> None:
     me, other = make_user("pushed"), make_user("bystander")

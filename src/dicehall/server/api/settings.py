@@ -6,7 +6,7 @@ pushed ``{"type": "settings", "settings": {...}}`` and applies the change at onc
 
 from __future__ import annotations
 
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
 from pydantic import Field, create_model
@@ -18,19 +18,14 @@ from dicehall.server.domain.work import read, run_db, write
 
 router = APIRouter(prefix="/api/v1", tags=["people"])
 
+_FIELDS: dict[str, Any] = {
+    name: (field.annotation, Field(description=field.description))
+    for name, field in settings.UserSettings.model_fields.items()
+}
 #: The answer: every setting, each key required (the fields and descriptions of
 #: :class:`~dicehall.server.domain.people.settings.UserSettings`, without their defaults).
-SettingsOut = cast(
-    type[_Answer],
-    create_model(
-        "UserSettingsOut",
-        __base__=_Answer,
-        __doc__="All my settings.",
-        **{
-            name: (field.annotation, Field(description=field.description))
-            for name, field in settings.UserSettings.model_fields.items()
-        },
-    ),
+SettingsOut = create_model(
+    "UserSettingsOut", __base__=_Answer, __doc__="All my settings.", **_FIELDS
 )
 
 

@@ -115,8 +115,14 @@ def ensure_terms(conn: Connection, batch: int = 1000) -> int:
             .order_by(USERS.c.id)
             .limit(batch)
         ).all()
-        for row in rows:
-            put_terms(conn, row.id, row.user_id, row.display_name)
+        # They have no terms: nothing to delete, and one insert for the whole batch.
+        wanted = [
+            {"term": term, "user_pk": row.id}
+            for row in rows
+            for term in sorted(terms_of(row.user_id, row.display_name))
+        ]
+        if wanted:
+            conn.execute(insert(TERMS), wanted)
         given += len(rows)
         if len(rows) < batch:
             return given
@@ -220,8 +226,14 @@ def _first_terms(
 ) -> dict[int, str]:
     """Each user's first term that matches one of ``prefixes`` (where a page shows them)."""
     first: dict[int, str] = {}
+    if not user_pks:
+        return first
     for row in conn.execute(
-        select(TERMS.c.user_pk, TERMS.c.term).where(TERMS.c.user_pk.in_(user_pks))
+        select(TERMS.c.user_pk, TERMS.c.term).where(
+            TERMS.c.user_pk.in_(user_pks),
+            TERMS.c.term >= prefixes[0],
+            TERMS.c.term < prefixes[-1] + TOP,
+        )
     ):
         matches = any(row.term.startswith(p) for p in prefixes)
         if matches and (row.user_pk not in first or row.term < first[row.user_pk]):
