@@ -40,9 +40,15 @@ def test_profile_edit_and_public_profile(client: TestClient, make_user: MakeUser
             "median_turn_seconds": None,
             "median_turn": None,
         },
+        # The day Trent was last here (his requests above), never a time.
+        "last_seen": me["created_at"][:10],
+        "current_games": [],
+        "head_to_head": None,
+        "relation": None,
     }
     mine = client.get(f"{API}/users/me", headers=bearer).json()
-    assert {**mine, "reliability": public.json()["reliability"]} == public.json()
+    extras = ("reliability", "last_seen", "current_games", "head_to_head", "relation")
+    assert {**mine, **{k: public.json()[k] for k in extras}} == public.json()
 
 
 def test_profile_rules(client: TestClient, make_user: MakeUser) -> None:

@@ -166,7 +166,7 @@ def test_games_and_seats_that_cannot_be_offered(client: TestClient, make_user: M
     theirs = game(client, bob, "boatzee", "me", "open")
     started = game(client, ann, "boatzee", "me", "bot:random")
     asked = game(client, ann, "boatzee", "me", "user:cyd")  # waiting, but no seat is open
-    for body, status, code in [
+    cases: list[tuple[dict[str, Any], int, str]] = [
         ({"game_id": 2**31 - 2}, 422, "not_your_game"),
         ({"game_id": theirs}, 422, "not_your_game"),
         ({"game_id": started}, 409, "not_waiting"),
@@ -177,7 +177,8 @@ def test_games_and_seats_that_cannot_be_offered(client: TestClient, make_user: M
         ({"game_id": 0}, 422, "invalid_request"),
         ({"game_id": open_game, "extra": 1}, 422, "invalid_request"),
         ({"make_buddies": "maybe"}, 422, "invalid_request"),
-    ]:
+    ]
+    for body, status, code in cases:
         answer = invite(client, ann, **body)
         assert answer.status_code == status, (body, answer.text)
         assert answer.json()["code"] == code, (body, answer.json())
@@ -191,7 +192,7 @@ def test_a_changed_or_withdrawn_link_is_refused(
     ann, bob = make_user("ann"), make_user("bob")
     link = made(client, ann)
     sent = token(link)
-    payload, stamp, signature = sent.split(".")
+    _, stamp, signature = sent.split(".")
     other = made(client, ann)
     forged = [
         sent[:-1] + ("A" if sent[-1] != "A" else "B"),  # the signature changed
@@ -242,9 +243,7 @@ def test_a_link_expires_after_14_days(
     assert buddies_of(services, "bob") == set()
 
 
-def test_a_link_works_once_and_never_for_its_maker(
-    client: TestClient, make_user: MakeUser
-) -> None:
+def test_a_link_works_once_and_never_for_its_maker(client: TestClient, make_user: MakeUser) -> None:
     ann, bob, cyd = make_user("ann"), make_user("bob"), make_user("cyd")
     link = made(client, ann)
     refusal(accept(client, ann, link), 422, "yourself")

@@ -34,6 +34,7 @@ from sqlalchemy import select, update
 from dicehall.server.app import create_app
 from dicehall.server.core.models import DiceBatch, SeatRow, User
 from dicehall.server.core.security import issue_api_token
+from dicehall.server.domain.people import search
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
 
@@ -336,6 +337,10 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(client, "GET", "/users/me", 200, me)
         call(client, "PATCH", "/users/me", 200, me, body={"about": "fuzzing"})
         call(client, "GET", "/users/{user_id}", 200, me, path_parameters={"user_id": "friend"})
+        with services.write_conn() as conn:
+            search.ensure_terms(conn)  # the fuzz's users were made without search terms
+        found = call(client, "GET", "/users", 200, me, query={"q": "FRI"})
+        assert [u["user_id"] for u in found["users"]] == ["friend"], found
         user_at = {"user_id": "friend"}
         call(client, "GET", "/users/{user_id}/games", 200, me, path_parameters=user_at)
         call(client, "GET", "/users/{user_id}/record", 200, me, path_parameters=user_at)
@@ -347,6 +352,17 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(client, "PATCH", "/users/me/settings", 200, me, body={"dice_style": "numerals"})
         call(client, "GET", "/notifications", 200, me, query={"limit": 5})
         call(client, "POST", "/notifications/read", 200, me, body={"up_to": None})
+        friend_at = {"user_id": "friend"}
+        call(client, "POST", "/messages/{user_id}", 201, me, path_parameters=friend_at,
+             body={"body": "good game", "game_id": finished})  # fmt: skip
+        call(client, "GET", "/messages", 200, me, query={"limit": 5})
+        call(client, "GET", "/messages/{user_id}", 200, fuzz.friend,
+             path_parameters={"user_id": "fuzzer"})  # fmt: skip
+        call(client, "POST", "/messages/{user_id}/read", 200, fuzz.friend,
+             path_parameters={"user_id": "fuzzer"}, body={"up_to": None})  # fmt: skip
+        call(client, "DELETE", "/messages/{user_id}", 200, me, path_parameters=friend_at)
+        call(client, "GET", "/presence", 200, me)
+        call(client, "GET", "/presence/counts", 200, {})
         link = call(client, "POST", "/invites", 201, me, body={"make_buddies": False})
         call(client, "GET", "/invites", 200, me, query={"limit": 5})
         invite_token = link["url"].rsplit("/i/", 1)[1]

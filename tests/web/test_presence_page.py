@@ -88,6 +88,7 @@ def test_who_is_here_shows_a_member_soon_after_sign_in_and_drops_them_after(
     expect(recent.locator("li[data-user='rover']")).to_be_visible(timeout=12_000)
     expect(online.locator("li[data-user='rover']")).to_have_count(0)
     expect(recent.locator("li[data-user='rover']")).to_contain_text("last seen")
+    shoot(page, "page-here-recent")
     expect(page.locator("li[data-user='rover']")).to_have_count(0, timeout=15_000)
     expect(online.locator("li[data-user='watcher']")).to_be_visible()
 

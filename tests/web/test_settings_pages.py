@@ -14,10 +14,12 @@ import re
 from typing import Any
 
 from fastapi.testclient import TestClient
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.web.boards import COUNT_FETCHES, settled_game
-from tests.web.conftest import create_game_api, shoot, signup_api
+from tests.live import LiveServer
+from tests.web.boards import COUNT_FETCHES, settle
+from tests.web.conftest import accept_game_api, create_game_api, shoot, signup_api
+from tests.web.test_notifications_bell import play_until
 from tests.web.test_pages_forms import _error_of, _signup
 
 API = "/api/v1/users/me/settings"
@@ -135,7 +137,22 @@ def test_a_saved_change_reaches_my_other_open_page_at_once(page: Page) -> None:
     page.set_viewport_size({"width": 390, "height": 800})
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     shoot(page, "page-settings-dark-phone")
+    # High contrast and large pips, previewed (not saved).
+    page.set_viewport_size({"width": 1100, "height": 900})
+    page.get_by_role("radio", name="High contrast").check()
+    page.get_by_role("radio", name="Large pips").check()
+    expect(page.locator("html")).to_have_attribute("data-dice", "large")
+    shoot(page, "page-settings-high-contrast-preview")
+    assert dataset(other)["theme"] == "dark"
     other.close()
+
+
+def still(page: Page) -> None:
+    """Wait for the dice's roll to end (for a screenshot)."""
+    page.wait_for_function(
+        "[...document.querySelectorAll('.die')]"
+        ".every(d => d.getAnimations().every(a => a.playState !== 'running'))"
+    )
 
 
 def patch(context: BrowserContext, csrf: str, changes: dict[str, Any]) -> None:
@@ -147,31 +164,47 @@ def version(page: Page) -> int:
     return int(page.locator("#board").get_attribute("data-version") or "0")
 
 
-def my_turn_again(page: Page, game_id: int, seen: int) -> None:
-    """Wait for the bot's answer to my move, and the board to show my turn again."""
-    page.wait_for_function(f"Number(document.getElementById('board').dataset.version) > {seen}")
-    settled_game(page, game_id)
+def score_and_wait_for_my_turn(page: Page, rival: BrowserContext, csrf: str, game_id: int) -> None:
+    """After my box is scored, the rival plays their turn; the board shows my turn again."""
+    expect(page.locator("#board")).to_have_attribute("data-your-turn", "false")
+    play_until(rival, csrf, game_id, 0)
     expect(page.locator("#board")).to_have_attribute("data-your-turn", "true")
+    settle(page)
 
 
-def test_a_boatzee_board_follows_the_settings_while_open(page: Page) -> None:
+def test_a_boatzee_board_follows_the_settings_while_open(
+    page: Page, browser: Browser, site: LiveServer
+) -> None:
     csrf = signup_api(page.context, "boardfan")
-    game_id = create_game_api(page.context, csrf, "boatzee", ["me", "bot:greedy"])
-    page.add_init_script(COUNT_FETCHES)
-    page.on("console", lambda m: print("CONSOLE", m.text))
-    page.goto(f"/games/{game_id}")
-    page.wait_for_function("document.body.dataset.live === 'on'")
-    settled_game(page, game_id)
-    board = page.locator("#board")
-    expect(page.locator("#hint-panel")).not_to_have_attribute("open", "")
+    rival = browser.new_context(base_url=site.base, bypass_csp=True)
+    try:
+        rival_csrf = signup_api(rival, "rival")
+        # Boatzee's first seat (mine) acts first.
+        game_id = create_game_api(page.context, csrf, "boatzee", ["me", "user:rival"])
+        accept_game_api(rival, rival_csrf, game_id)
+        page.add_init_script(COUNT_FETCHES)
+        page.goto(f"/games/{game_id}")
+        page.wait_for_function("document.body.dataset.live === 'on'")
+        expect(page.locator("#board")).to_have_attribute("data-your-turn", "true")
+        settle(page)
+        boards_follow(page, rival, rival_csrf, csrf, game_id)
+    finally:
+        rival.close()
 
+
+def boards_follow(
+    page: Page, rival: BrowserContext, rival_csrf: str, csrf: str, game_id: int
+) -> None:
+    expect(page.locator("#hint-panel")).not_to_have_attribute("open", "")
     # Confirmation on (the default): a click on a box only shows what it would score.
     seen = version(page)
     page.locator(".bz-box").first.click()
     expect(page.get_by_test_id("choice")).to_contain_text("would score")
     assert version(page) == seen
     page.get_by_role("button", name=re.compile(r"^Confirm ")).click()
-    my_turn_again(page, game_id, seen)
+    score_and_wait_for_my_turn(page, rival, rival_csrf, game_id)
+    # Sounds are off: my turn came back in silence.
+    assert page.evaluate("document.body.dataset.beeps") is None
 
     # Changed elsewhere (the API here): the open board follows at once, without a reload.
     page.evaluate("window.__notReloaded = true")
@@ -191,21 +224,21 @@ def test_a_boatzee_board_follows_the_settings_while_open(page: Page) -> None:
         "els => els.map(e => [e.dataset.face, getComputedStyle(e, '::before').content])"
     )
     assert len(drawn) == 5 and all(content == f'"{face}"' for face, content in drawn), drawn
+    still(page)
     shoot(page, "board-boatzee-dark-numerals")
 
-    # One click scores a box (showing its points), and my next turn rings.
+    # One click scores a box (each shows its points), and my next turn rings.
     box = page.locator(".bz-box.bz-quick").first
-    points = box.inner_text()
-    assert points.isdigit()
-    seen = version(page)
+    assert box.inner_text().isdigit()
     box.click()
-    my_turn_again(page, game_id, seen)
+    score_and_wait_for_my_turn(page, rival, rival_csrf, game_id)
     game = page.context.request.get(f"/api/v1/games/{game_id}").json()
     assert sum(v is not None for v in game["view"]["sheets"][0]["boxes"][0]) == 2
     page.wait_for_function("Number(document.body.dataset.beeps ?? 0) >= 1")
 
     page.set_viewport_size({"width": 390, "height": 800})
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    still(page)
     shoot(page, "board-boatzee-dark-numerals-phone")
     # Back to confirming: two clicks again.
     page.set_viewport_size({"width": 1100, "height": 900})
@@ -215,4 +248,29 @@ def test_a_boatzee_board_follows_the_settings_while_open(page: Page) -> None:
     page.locator(".bz-box").first.click()
     expect(page.get_by_role("button", name=re.compile(r"^Confirm "))).to_be_enabled()
     assert version(page) == seen
-    expect(board).to_have_attribute("data-your-turn", "true")
+
+
+def test_every_board_draws_the_chosen_dice_and_size(page: Page) -> None:
+    """Dice come from one drawing function for every game: large pips draw as many pips as
+    the face; a large board is scaled; the hints panel opens with hints_open."""
+    csrf = signup_api(page.context, "bigpips")
+    patch(
+        page.context,
+        csrf,
+        {"dice_style": "large", "board_size": "large", "theme": "high-contrast",
+         "hints_open": True},
+    )  # fmt: skip
+    game_id = create_game_api(page.context, csrf, "tenthousand", ["me", "bot:random"])
+    page.goto(f"/games/{game_id}")
+    expect(page.locator("#board")).to_have_attribute("data-your-turn", "true")
+    expect(page.locator("#hint-panel")).to_have_attribute("open", "")
+    expect(page.locator(".tt-dice .die")).to_have_count(6)
+    pips = page.locator(".tt-dice .die").evaluate_all(
+        "els => els.map(e => [Number(e.dataset.face),"
+        " getComputedStyle(e, '::before').backgroundImage.split('radial-gradient').length - 1,"
+        " getComputedStyle(e).webkitTextFillColor])"
+    )
+    assert all(face == count and fill == "rgba(0, 0, 0, 0)" for face, count, fill in pips), pips
+    assert page.evaluate("getComputedStyle(document.getElementById('board')).zoom") == "1.2"
+    still(page)
+    shoot(page, "board-tenthousand-high-contrast-large")

@@ -26,12 +26,10 @@ def _trimmed(address: str) -> str:
     address opened one (``https://en.wikipedia.org/wiki/Dice_(disambiguation)``)."""
     while address:
         last = address[-1]
-        if last in _TRAILING:
-            address = address[:-1]
-        elif last in _CLOSING and address.count(_CLOSING[last]) < address.count(last):
-            address = address[:-1]
-        else:
+        unopened = last in _CLOSING and address.count(_CLOSING[last]) < address.count(last)
+        if last not in _TRAILING and not unopened:
             break
+        address = address[:-1]
     return address
 
 

@@ -112,7 +112,7 @@ async def my_messages(request: Request, who: Member, before: str = "") -> Respon
         unread=found["unread"],
         older=found["next"],
         paged=older is not None,
-        hidden=request.query_params.get("hidden", "")[:20],
+        hidden=request.query_params.get("hidden") == "1",
     )
 
 
@@ -133,6 +133,10 @@ def _game_of(form: Form) -> int | None:
 async def _send(request: Request, who: Member, to: str, form: Form) -> str | None:
     """Send what ``form`` holds to ``to``; the thread page to go to, or None (the form
     holds what is wrong)."""
+    try:
+        messages.clean_body(form.get("body"))
+    except Refused as exc:
+        form.error("body", sentence(exc.message))
     game_id = _game_of(form)
     if not member_token_ok(who, form):
         form.problem = EXPIRED
@@ -285,13 +289,12 @@ async def hide_thread(request: Request, who: Member, user_id: str) -> Response:
         return await _thread_page(request, who, user_id, form=form, status_code=422)
     services = services_of(request)
 
-    def work() -> str:
+    def work() -> None:
         with services.write_conn() as conn:
             messages.hide(conn, who.user.id, user_id)
-            return messages.other_side(conn, who.user.id, user_id).user_id
 
     try:
-        other = await run_in_threadpool(work)
+        await run_in_threadpool(work)
     except Refused:
         return await _thread_page(request, who, user_id)
-    return see(f"/messages?hidden={quote(other)}")
+    return see("/messages?hidden=1")

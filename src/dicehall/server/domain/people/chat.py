@@ -195,7 +195,7 @@ def post(
     line = _line_json(int(line_id), channel, user.user_id, user.display_name, text, at, seat)
     if channel == "players":
         people = {s.user_pk for s in seats if s.user_pk is not None}
-        for pk in sorted(people):
+        for pk in sorted(may_interact_many(conn, user.id, people, "chat")):
             publish_after_commit(conn, pk, {"type": "chat", "game": game_id, "line": line})
     return line
 

@@ -27,6 +27,7 @@ import json
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, time
 from typing import Any, Literal, cast
@@ -103,14 +104,22 @@ def note(
     last_seen_at: datetime | None,
 ) -> None:
     """``user_pk`` is here now (at ``activity``); their day of last visit is written at most
-    once a day. Blocking (Redis, and once a day the database): call it off the event loop.
+    once a day (by :data:`LAST_SEEN_WRITER`). Blocking (Redis): call it off the event loop.
     Never raises for a store or database that fails (presence is best effort)."""
     at = now()
     services.presence.touch(user_pk, activity, at, shown=shown)
     if last_seen_at is not None and aware(last_seen_at).date() >= at.date():
         return
-    if not services.presence.first_today(user_pk, at.date()):
-        return
+    if services.presence.first_today(user_pk, at.date()):
+        LAST_SEEN_WRITER.submit(_write_day, services, user_pk, at)
+
+
+#: The one thread that writes the days of last visits: no request waits on the database's
+#: write lock for one, and a burst of first visits of the day takes one thread, not many.
+LAST_SEEN_WRITER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicehall-last-seen")
+
+
+def _write_day(services: Services, user_pk: int, at: datetime) -> None:
     start_of_day = datetime.combine(at.date(), time(), at.tzinfo)
     try:
         with services.write_conn() as conn:

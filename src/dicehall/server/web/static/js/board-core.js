@@ -321,7 +321,7 @@ export async function start(root) {
     game = next;
     root.dataset.version = String(game.version);
     root.dataset.status = game.status;
-    root.dataset.yourTurn = game.your_turn ? "true" : "false"; console.log("show", game.version, game.your_turn, game.to_act, JSON.stringify(game.bot_turn));
+    root.dataset.yourTurn = game.your_turn ? "true" : "false";
     // The rest of the page (clocks, resign and abort: board-clock.js) draws from it too.
     root.dispatchEvent(new CustomEvent("dicehall:game", { detail: { game, show, refresh, say } }));
     root.replaceChildren();

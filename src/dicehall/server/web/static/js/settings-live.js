@@ -40,7 +40,7 @@ document.addEventListener("dicehall:push", (event) => {
 let audio = null;
 let lastBeep = 0;
 
-function unlock() { console.log("unlock", root.dataset.sounds);
+function unlock() {
   if (root.dataset.sounds !== "true") return;
   try {
     audio ??= new AudioContext();
@@ -79,7 +79,7 @@ const board = document.getElementById("board");
 if (board) {
   let before = board.dataset.yourTurn;
   new MutationObserver(() => {
-    const now = board.dataset.yourTurn; console.log("turn", before, now, root.dataset.sounds, audio && audio.state);
+    const now = board.dataset.yourTurn;
     if (now === "true" && before === "false") beep();
     before = now;
   }).observe(board, { attributes: true, attributeFilter: ["data-your-turn"] });
