@@ -19,9 +19,11 @@ from sqlalchemy import Connection, delete, select
 from sqlalchemy.orm import Session
 
 from dicehall.server.core.models import User
+from dicehall.server.domain import site_secrets
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games import reading, seating, watching
-from dicehall.server.domain.people import relations
+from dicehall.server.domain.games.records import fetch_game
+from dicehall.server.domain.people import chat, invites, relations
 from dicehall.server.domain.people import settings as user_settings
 from dicehall.server.domain.services import Services
 from tests.live import add_user
@@ -103,7 +105,7 @@ def join_open_seat(cast: Cast, actor: int, other: int) -> bool:
     joined = _attempt(
         lambda: cast.write(
             lambda conn: seating.join_game(
-                conn, pool, joiner, seating.fetch_game(conn, record.id, lock=True), None
+                conn, pool, joiner, fetch_game(conn, record.id, lock=True), None
             )
         )
     )
@@ -125,11 +127,42 @@ def invite_to_watch(cast: Cast, actor: int, other: int) -> bool:
     )
 
 
+def see_a_chat_line(cast: Cast, actor: int, other: int) -> bool:
+    """The actor plays a public game against a bot and says something; the other watches."""
+    player, spectator = cast.users[actor], cast.users[other]
+    pool = cast.services.pool
+    record, _ = cast.write(
+        lambda conn: seating.create_game(
+            conn, pool, player, "boatzee", {}, ["me", "bot:random"], pace="none"
+        )
+    )
+    said = cast.write(lambda conn: chat.post(conn, player, record.id, "hello there"))
+    shown = cast.write(lambda conn: chat.read(conn, spectator, record.id))
+    return any(line["id"] == said["id"] for line in shown["lines"])
+
+
+def accept_an_invite(cast: Cast, actor: int, other: int) -> bool:
+    """The other makes a personal invite link to the site; the actor follows it. (No
+    buddies are made, so later attempts of the example meet the same relations.)"""
+    inviter, friend = cast.users[other], cast.users[actor]
+    secret = site_secrets.site_secret(cast.services)
+    made = cast.write(lambda conn: invites.create(conn, inviter))
+    token = invites.token_of(secret, made.id, made.created)
+    pool = cast.services.pool
+    return _attempt(
+        lambda: cast.write(
+            lambda conn: invites.accept(conn, pool, secret, token, friend, make_buddies=False)
+        )
+    )
+
+
 #: Each meeting point, and whether the other's audience setting also decides it.
 MEETINGS: dict[str, tuple[Callable[[Cast, int, int], bool], str | None]] = {
     "name_as_opponent": (name_as_opponent, "challenges_from"),
     "join_open_seat": (join_open_seat, None),
     "invite_to_watch": (invite_to_watch, None),
+    "see_a_chat_line": (see_a_chat_line, None),
+    "accept_an_invite": (accept_an_invite, None),
 }
 
 

@@ -217,7 +217,9 @@ def test_the_list_and_the_header_count_follow_new_messages(
         expect(thread).to_have_count(1)
         expect(thread.get_by_role("link", name=re.compile(r"^cyd\s*, 1 unread"))).to_be_visible()
         expect(count).to_have_text("1")
-        expect(page.get_by_role("link", name=re.compile(r"^Messages\s*, unread: 1$"))).to_be_visible()
+        expect(
+            page.get_by_role("link", name=re.compile(r"^Messages\s*, unread: 1$"))
+        ).to_be_visible()
 
         shoot(page, "page-messages")
         page.set_viewport_size({"width": 390, "height": 800})

@@ -16,49 +16,40 @@ each one's total of unread messages.
 
 from __future__ import annotations
 
-import math
 import re
-import unicodedata
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, case, func, insert, or_, select, update
 
 from dicehall.server.core.clock import aware
-from dicehall.server.core.ids import in_id_range
 from dicehall.server.core.models import Message, MessageThread, User
 from dicehall.server.core.txn import publish_after_commit
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games.privacy import watchable
 from dicehall.server.domain.people import relations
+from dicehall.server.domain.people.message_checks import (
+    BODY_MOST,
+    NEW_THREADS,
+    NEW_THREADS_YOUNG,
+    check_game,
+    check_new_threads,
+    check_pace,
+    clean_body,
+)
 
-THREADS = cast(Table, MessageThread.__table__)
-MESSAGES = cast(Table, Message.__table__)
-USERS = cast(Table, User.__table__)
-
-#: The longest body, in characters (after trimming).
-BODY_MOST = 2000
 #: How much of a thread's last message the list shows.
 PREVIEW_MOST = 140
 #: Messages in one page of a thread, and threads in one page of the list (by default).
 PAGE = 50
 THREADS_PAGE = 30
-#: One message per sender every this long.
-GAP = timedelta(seconds=2)
-#: New threads a sender may start in any rolling day: while the account is young, and after.
-NEW_THREADS_YOUNG = 10
-NEW_THREADS = 30
-YOUNG_FOR = timedelta(days=7)
-THREADS_WINDOW = timedelta(days=1)
+
+THREADS = cast(Table, MessageThread.__table__)
+MESSAGES = cast(Table, Message.__table__)
+USERS = cast(Table, User.__table__)
 
 #: What a user id in a path may look like before it is looked up (anything else is nobody).
 _HANDLE = re.compile(r"[A-Za-z0-9_-]{1,40}")
-#: Characters that reorder the text around them (embeddings, overrides, isolates).
-_REORDERING = frozenset(
-    [chr(c) for c in range(0x202A, 0x202F)] + [chr(c) for c in range(0x2066, 0x206A)]
-)
-_LINE_CONTROLS = frozenset("\n\t")
 
 
 @dataclass(frozen=True)
@@ -68,34 +59,6 @@ class Person:
     pk: int
     user_id: str
     display_name: str
-
-
-def clean_body(text: str) -> str:
-    """The body as stored: line ends as ``\\n``, trimmed, 1 to 2000 characters, no control
-    characters but line breaks and tabs, nothing that reorders text (422 ``invalid_body``)."""
-    cleaned = text.replace("\r\n", "\n").replace("\r", "\n").strip()
-    if not cleaned:
-        raise Refused("invalid", "invalid_body", "a message must not be empty")
-    if len(cleaned) > BODY_MOST:
-        raise Refused(
-            "invalid",
-            "invalid_body",
-            f"a message is at most {BODY_MOST} characters (this one has {len(cleaned)})",
-        )
-    try:
-        cleaned.encode("utf-8")
-    except UnicodeEncodeError:
-        raise Refused("invalid", "invalid_body", "a message must be valid Unicode text") from None
-    for char in cleaned:
-        control = unicodedata.category(char) == "Cc" and char not in _LINE_CONTROLS
-        if control or char in _REORDERING:
-            raise Refused(
-                "invalid",
-                "invalid_body",
-                "a message may not contain control or text-direction characters "
-                f"(it has U+{ord(char):04X})",
-            )
-    return cleaned
 
 
 def person(conn: Connection, user_pk: int) -> Person:
@@ -159,71 +122,6 @@ def _marks(me_pk: int, other_pk: int) -> tuple[str, str]:
 # -- sending -----------------------------------------------------------------------------------
 
 
-def _check_game(conn: Connection, game_id: int, sender_pk: int) -> None:
-    """A message may point only to a game that exists and that its sender may see; a game
-    they may not see is refused word for word like one that does not exist."""
-    unknown = Refused("invalid", "unknown_game", f"there is no game {game_id}")
-    if not in_id_range(game_id):
-        raise unknown
-    try:
-        watchable(conn, game_id, sender_pk)
-    except Refused:
-        raise unknown from None
-
-
-def _wait(seconds: float) -> int:
-    return max(1, math.ceil(seconds))
-
-
-def _check_pace(conn: Connection, sender_pk: int, at: datetime) -> None:
-    """One message every :data:`GAP` (429 ``rate_limited`` with ``retry_after``)."""
-    last = conn.execute(
-        select(MESSAGES.c.created_at)
-        .where(MESSAGES.c.sender_pk == sender_pk)
-        .order_by(MESSAGES.c.id.desc())
-        .limit(1)
-    ).scalar()
-    if last is None:
-        return
-    left = (aware(last) + GAP - at).total_seconds()
-    if left > 0:
-        wait = _wait(left)
-        raise Refused(
-            "too_many",
-            "rate_limited",
-            f"one message every {GAP.seconds} seconds: wait {wait} s",
-            retry_after=wait,
-        )
-
-
-def new_threads_allowed(conn: Connection, sender_pk: int, at: datetime) -> int:
-    """How many new threads ``sender_pk`` may start in a rolling day (by account age)."""
-    created = conn.execute(select(USERS.c.created_at).where(USERS.c.id == sender_pk)).scalar_one()
-    return NEW_THREADS_YOUNG if aware(created) > at - YOUNG_FOR else NEW_THREADS
-
-
-def _check_new_threads(conn: Connection, sender_pk: int, at: datetime) -> None:
-    """At most :func:`new_threads_allowed` new threads in the last day (429
-    ``too_many_threads`` with ``retry_after``: when the oldest of them leaves the day)."""
-    most = new_threads_allowed(conn, sender_pk, at)
-    started = conn.execute(
-        select(THREADS.c.created_at)
-        .where(THREADS.c.created_by == sender_pk, THREADS.c.created_at > at - THREADS_WINDOW)
-        .order_by(THREADS.c.created_at)
-        .limit(most)
-    ).all()
-    if len(started) >= most:
-        wait = _wait((aware(started[0].created_at) + THREADS_WINDOW - at).total_seconds())
-        hours = math.ceil(wait / 3600)
-        raise Refused(
-            "too_many",
-            "too_many_threads",
-            f"you may start at most {most} new conversations a day; try again in about "
-            f"{hours} hour{'s' if hours != 1 else ''} (replies are not limited this way)",
-            retry_after=wait,
-        )
-
-
 def _lock_pair(conn: Connection, first: int, second: int) -> None:
     """Lock both users' rows, lowest first (PostgreSQL; SQLite writes one at a time): two
     messages of a pair, or two of a sender, are then never checked or stored side by side."""
@@ -252,14 +150,14 @@ def send(
     text = clean_body(body)
     other = other_side(conn, sender_pk, recipient_id)
     if game_id is not None:
-        _check_game(conn, game_id, sender_pk)
+        check_game(conn, game_id, sender_pk)
     _lock_pair(conn, sender_pk, other.pk)
     side = _side_of(conn, sender_pk, other.pk)
     meeting: relations.Meeting = "message" if side is None else "reply"
     relations.check_may_interact(conn, sender_pk, other.pk, meeting, other.user_id)
-    _check_pace(conn, sender_pk, at)
+    check_pace(conn, sender_pk, at)
     if side is None:
-        _check_new_threads(conn, sender_pk, at)
+        check_new_threads(conn, sender_pk, at)
         low, high = _pair(sender_pk, other.pk)
         thread_id = conn.execute(
             insert(THREADS)
