@@ -56,7 +56,7 @@ class NewMessage(BaseModel):
     )
 
 
-class MarkRead(BaseModel):
+class MarkThreadRead(BaseModel):
     """How far to mark the thread read: up to a message id, or all of it."""
 
     model_config = ConfigDict(extra="forbid")
@@ -228,7 +228,7 @@ async def mark_read(
     user_id: str,
     user: CurrentUser,
     services: ServicesDep,
-    body: Annotated[MarkRead | None, Body()] = None,
+    body: Annotated[MarkThreadRead | None, Body()] = None,
 ) -> dict[str, int]:
     """Mark my thread with ``user_id`` read (up to ``up_to``, or all); my pages are told
     the new unread total."""

@@ -200,13 +200,15 @@ async def post_new_message(request: Request, who: Member) -> Response:
 def _open_thread(
     services: Services, user_pk: int, other: str, before: int | None
 ) -> dict[str, Any]:
-    """A page of my thread with ``other``; the first page is marked read as far as shown."""
-    with services.write_conn() as conn:
+    """A page of my thread with ``other``; the first page is marked read as far as shown
+    (in a write transaction only when something was unread)."""
+    with services.read_conn() as conn:
         found = messages.thread(conn, user_pk, other, before, MESSAGES_PAGE)
-        unread = [m["id"] for m in found["messages"] if m["unread"]]
-        if unread and before is None:
+    unread = [m["id"] for m in found["messages"] if m["unread"]]
+    if unread and before is None:
+        with services.write_conn() as conn:
             messages.mark_read(conn, user_pk, other, max(unread))
-        return found
+    return found
 
 
 async def _thread_page(
