@@ -81,6 +81,9 @@ OPERATION_IDS = {
     ("GET", "/games/{game_id}/chat"): "games-chat",
     ("POST", "/games/{game_id}/chat"): "games-chat-post",
     ("POST", "/games/{game_id}/chat/read"): "games-chat-read",
+    ("GET", "/relations"): "relations-list",
+    ("PUT", "/relations/{user_id}"): "relations-put",
+    ("DELETE", "/relations/{user_id}"): "relations-delete",
     ("GET", "/fairness"): "fairness-report",
     ("GET", "/fairness/batches/{batch_id}"): "fairness-batch",
 }

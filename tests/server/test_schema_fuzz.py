@@ -348,6 +348,10 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         until = (datetime.now(UTC) + timedelta(days=1)).isoformat()
         call(client, "POST", "/users/me/away", 200, me, body={"until": until})
         call(client, "DELETE", "/users/me/away", 200, me)
+        call(client, "PUT", "/relations/{user_id}", 200, me, path_parameters=user_at,
+             body={"kind": "buddy", "note": "plays fast"})  # fmt: skip
+        call(client, "GET", "/relations", 200, me, query={"kind": "buddy"})
+        call(client, "DELETE", "/relations/{user_id}", 200, me, path_parameters=user_at)
         call(client, "GET", "/users/me/settings", 200, me)
         call(client, "PATCH", "/users/me/settings", 200, me, body={"dice_style": "numerals"})
         call(client, "GET", "/notifications", 200, me, query={"limit": 5})

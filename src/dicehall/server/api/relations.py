@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Query, Response
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
@@ -94,22 +94,31 @@ async def set_relation(
     return answer
 
 
+class RelationRemoved(_Answer):
+    """A relation forgotten."""
+
+    removed: str = Field(description="The user id it was about.")
+
+
 @router.delete(
     "/relations/{user_id}",
     operation_id="relations-delete",
-    status_code=204,
+    response_model=RelationRemoved,
     responses=errors(400, 401, 403, 404, 422, 503),
 )
-async def drop_relation(user_id: UserIdPath, user: CurrentUser, services: ServicesDep) -> Response:
+async def drop_relation(
+    user_id: UserIdPath, user: CurrentUser, services: ServicesDep
+) -> dict[str, str]:
     """Forget what I said about ``user_id`` (404 `no_relation` when there was nothing)."""
 
-    def work(conn: Connection) -> bool:
-        target_pk, _ = relations.target_of(conn, user.id, user_id)
-        return relations.remove(conn, user.id, target_pk)
+    def work(conn: Connection) -> str | None:
+        target_pk, found_id = relations.target_of(conn, user.id, user_id)
+        return found_id if relations.remove(conn, user.id, target_pk) else None
 
-    if not await run_db(services, write, services, work):
+    removed = await run_db(services, write, services, work)
+    if removed is None:
         raise Refused("not_found", "no_relation", f"you have said nothing about {user_id!r}")
-    return Response(status_code=204)
+    return {"removed": removed}
 
 
 __all__ = ["router"]
