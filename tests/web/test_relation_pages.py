@@ -70,3 +70,18 @@ def test_removing_from_the_ignore_list(web: TestClient, services: Services) -> N
 def test_visitors_are_sent_to_log_in(web: TestClient) -> None:
     answer = web.get("/buddies")
     assert answer.status_code == 303 and answer.headers["location"].startswith("/login")
+
+
+def test_a_profiles_new_game_button_invites_its_owner(web: TestClient, services: Services) -> None:
+    add_user(services, "bea", services.hasher.hash("correct horse battery"))
+    _signup(web, "ada")
+    profile = web.get("/users/bea").text
+    assert 'href="/new?opponent=bea"' in profile
+    pick = web.get("/new?opponent=bea").text
+    assert "play with bea?" in pick and 'href="/new/boss?opponent=bea"' in pick
+    form = web.get("/new/boss?opponent=bea").text
+    assert 'id="f-user1"' in form and 'value="bea"' in form
+    chosen = form.split('id="f-opp1"')[1].split("</select>")[0]
+    assert '<option value="user" selected' in chosen
+    odd = web.get("/new/boss?opponent=%3Cb%3E").text
+    assert "<b>" not in odd and 'value="&lt;b&gt;"' in odd

@@ -47,7 +47,12 @@ def test_the_form_saves_every_setting_without_scripts(web: TestClient) -> None:
     csrf = _signup(web, "setter")
     shown = web.get("/settings")
     assert shown.status_code == 200
-    for checked in ("theme-light", "dice_style-pips", "board_size-medium", "messages_from-everyone"):
+    for checked in (
+        "theme-light",
+        "dice_style-pips",
+        "board_size-medium",
+        "messages_from-everyone",
+    ):
         assert re.search(rf'id="f-{checked}"[^>]* checked', shown.text), checked
     assert re.search(r'id="f-confirm_moves"[^>]* checked', shown.text)
     assert not re.search(r'id="f-sounds"[^>]* checked', shown.text)

@@ -29,15 +29,22 @@ from dicehall.server.web.render import page
 router = APIRouter(include_in_schema=False)
 
 
+def _opponent(raw: str) -> str:
+    """A user id asked for in the address (a profile's New game button), if it looks like one."""
+    handle = raw.strip()
+    return handle if 0 < len(handle) <= 40 and handle.isprintable() else ""
+
+
 @router.get("/new", response_class=HTMLResponse)
-def new_pick(request: Request, who: Member) -> Response:
-    """Which game to start."""
+def new_pick(request: Request, who: Member, opponent: str = "") -> Response:
+    """Which game to start (``opponent``: a user to invite, passed on to the game's form)."""
     return page(
         request,
         "new_pick.html",
         user=who.user,
         csrf=who.csrf,
         blurbs={name: games.get(name).blurb for name in games.available()},
+        opponent=_opponent(opponent),
     )
 
 
@@ -78,13 +85,17 @@ def _default_new_game_form(game: str) -> Form:
 
 
 @router.get("/new/{game}", response_class=HTMLResponse)
-def new_game_form(request: Request, who: Member, game: str) -> Response:
-    """The form for a new game of ``game``: its options and the opponents."""
+def new_game_form(request: Request, who: Member, game: str, opponent: str = "") -> Response:
+    """The form for a new game of ``game``: its options and the opponents (``opponent``: a
+    user invited in the first row)."""
     try:
         entry = games.get(game)
     except InvalidInput:
         return not_found(request, who, f"There is no game called {game!r}.")
-    return _new_game_page(request, who, entry.name, _default_new_game_form(entry.name))
+    form = _default_new_game_form(entry.name)
+    if _opponent(opponent):
+        form.values.update({"opp1": "user", "user1": _opponent(opponent)})
+    return _new_game_page(request, who, entry.name, form)
 
 
 @router.post("/new/{game}", response_class=HTMLResponse)
