@@ -9,21 +9,23 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import Connection, delete, select
+from sqlalchemy import Connection, delete, insert, select
 from sqlalchemy.orm import Session
 
+from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain import site_secrets
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games import reading, seating, watching
 from dicehall.server.domain.games.records import fetch_game
-from dicehall.server.domain.people import chat, invites, relations
+from dicehall.server.domain.people import chat, invites, messages, relations
 from dicehall.server.domain.people import settings as user_settings
 from dicehall.server.domain.services import Services
 from tests.live import add_user
@@ -66,6 +68,8 @@ class Cast:
 
     services: Services
     users: list[User]
+    #: The time messages are sent at (moved on by each, past the rate limit).
+    clock: datetime = field(default_factory=now)
 
     def write(self, work: Callable[[Connection], Any]) -> Any:
         with self.services.write_conn() as conn:
@@ -156,9 +160,41 @@ def accept_an_invite(cast: Cast, actor: int, other: int) -> bool:
     )
 
 
+def _message(cast: Cast, actor: int, other: int, *, thread_exists: bool) -> bool:
+    sender, recipient = cast.users[actor], cast.users[other]
+    low, high = sorted((sender.id, recipient.id))
+    pair = (messages.THREADS.c.low_pk == low) & (messages.THREADS.c.high_pk == high)
+    cast.clock += timedelta(seconds=3)  # past the one-message-per-2-seconds limit
+    at = cast.clock
+
+    def send(conn: Connection) -> None:
+        conn.execute(delete(messages.THREADS).where(pair))
+        if thread_exists:
+            conn.execute(
+                insert(messages.THREADS).values(
+                    low_pk=low, high_pk=high, created_by=recipient.id, created_at=at,
+                    last_id=0, last_at=at, low_read=0, high_read=0, low_hidden=0,
+                    high_hidden=0,
+                )
+            )  # fmt: skip
+        messages.send(conn, sender.id, recipient.user_id, "hi", None, at)
+
+    return _attempt(lambda: cast.write(send))
+
+
+def start_a_thread(cast: Cast, actor: int, other: int) -> bool:
+    return _message(cast, actor, other, thread_exists=False)
+
+
+def reply_in_a_thread(cast: Cast, actor: int, other: int) -> bool:
+    return _message(cast, actor, other, thread_exists=True)
+
+
 #: Each meeting point, and whether the other's audience setting also decides it.
 MEETINGS: dict[str, tuple[Callable[[Cast, int, int], bool], str | None]] = {
     "name_as_opponent": (name_as_opponent, "challenges_from"),
+    "start_a_thread": (start_a_thread, "messages_from"),
+    "reply_in_a_thread": (reply_in_a_thread, None),
     "join_open_seat": (join_open_seat, None),
     "invite_to_watch": (invite_to_watch, None),
     "see_a_chat_line": (see_a_chat_line, None),

@@ -85,7 +85,8 @@ _ERRORS: dict[int, str] = {
     401: "Not signed in, or the session or token has ended "
     "(`unauthenticated`, `session_expired`, `wrong_login`, `not_a_session`).",
     403: "Not yours to do, or a cookie-signed write without its CSRF token "
-    "(`csrf`, `not_your_game`, `not_yours`, `wrong_password`).",
+    "(`csrf`, `not_your_game`, `not_yours`, `wrong_password`, `not_a_player`), or the other "
+    "person does not accept it from you (`not_accepted`: their settings, or an ignore).",
     404: "There is no such thing, or it is not yours or not public yet "
     "(`not_found`, `no_such_user`, `no_such_token`, `no_hints`, `not_revealed`).",
     409: "The state does not allow it (`stale` and `finished` with the current `version`, "
@@ -94,9 +95,11 @@ _ERRORS: dict[int, str] = {
     "`password_changed`).",
     422: "The request is invalid (`invalid_request` for its shape; `illegal_move`, "
     "`invalid_input`, `invalid_options`, `unknown_game`, `unknown_user`, `invalid_seats`, "
-    "`key_reused`, `invalid_user_id`, `invalid_password`, ... for its content).",
+    "`key_reused`, `invalid_user_id`, `invalid_password`, `yourself`, `invalid_body`, "
+    "`invalid_settings`, ... for its content).",
     429: "Too many attempts or over a quota (`rate_limited`, `too_many_games`, "
-    "`too_many_joins`, `too_many_open_games`, `too_many_invites`).",
+    "`too_many_joins`, `too_many_open_games`, `too_many_invites`, `too_many_threads`, "
+    "`too_fast`, `too_many_relations`).",
     503: "Busy for a moment: try again after `Retry-After` seconds "
     "(`busy`, `no_dice`, `hints_busy`).",
 }

@@ -39,6 +39,7 @@ RESERVED_USER_IDS = frozenset(
         "me",
         "mod",
         "moderator",
+        "new",
         "nobody",
         "none",
         "null",

@@ -16,7 +16,6 @@ each one's total of unread messages.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
@@ -26,8 +25,8 @@ from sqlalchemy import Connection, Table, case, func, insert, or_, select, updat
 from dicehall.server.core.clock import aware
 from dicehall.server.core.models import Message, MessageThread, User
 from dicehall.server.core.txn import publish_after_commit
-from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people import relations
+from dicehall.server.domain.people.lookup import Person, other_person, person
 from dicehall.server.domain.people.message_checks import (
     BODY_MOST,
     NEW_THREADS,
@@ -48,44 +47,11 @@ THREADS = cast(Table, MessageThread.__table__)
 MESSAGES = cast(Table, Message.__table__)
 USERS = cast(Table, User.__table__)
 
-#: What a user id in a path may look like before it is looked up (anything else is nobody).
-_HANDLE = re.compile(r"[A-Za-z0-9_-]{1,40}")
-
-
-@dataclass(frozen=True)
-class Person:
-    """One side of a thread."""
-
-    pk: int
-    user_id: str
-    display_name: str
-
-
-def person(conn: Connection, user_pk: int) -> Person:
-    """The user ``user_pk``."""
-    row = conn.execute(
-        select(USERS.c.id, USERS.c.user_id, USERS.c.display_name).where(USERS.c.id == user_pk)
-    ).one()
-    return Person(int(row.id), str(row.user_id), str(row.display_name))
-
 
 def other_side(conn: Connection, me_pk: int, user_id: str) -> Person:
     """The user ``user_id`` (any case) as the other side of my thread: 404 ``unknown_user``
     for nobody, 422 ``yourself`` for me."""
-    handle = user_id.strip()
-    row = None
-    if _HANDLE.fullmatch(handle):
-        row = conn.execute(
-            select(USERS.c.id, USERS.c.user_id, USERS.c.display_name).where(
-                USERS.c.key == handle.lower()
-            )
-        ).first()
-    if row is None:
-        shown = handle if len(handle) <= 20 else handle[:20] + "..."
-        raise Refused("not_found", "unknown_user", f"there is no user {shown!r}")
-    if row.id == me_pk:
-        raise Refused("invalid", "yourself", "you cannot send messages to yourself")
-    return Person(int(row.id), str(row.user_id), str(row.display_name))
+    return other_person(conn, me_pk, user_id, "you cannot send messages to yourself")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import Relation, User
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people import settings
+from dicehall.server.domain.people.lookup import other_person
 
 RELATIONS = cast(Table, Relation.__table__)
 USERS = cast(Table, User.__table__)
@@ -217,14 +218,8 @@ def relation_of(conn: Connection, owner_pk: int, target_pk: int) -> tuple[Kind, 
 
 def target_of(conn: Connection, owner_pk: int, user_id: str) -> tuple[int, str]:
     """The pk and user id of ``user_id`` (404 for nobody, 422 for myself)."""
-    row = conn.execute(
-        select(USERS.c.id, USERS.c.user_id).where(USERS.c.key == user_id.strip().lower())
-    ).first()
-    if row is None:
-        raise Refused("not_found", "unknown_user", f"there is no user {user_id!r}")
-    if row.id == owner_pk:
-        raise Refused("invalid", "yourself", "you cannot do that to yourself")
-    return int(row.id), str(row.user_id)
+    found = other_person(conn, owner_pk, user_id, "you cannot do that to yourself")
+    return found.pk, found.user_id
 
 
 def put(conn: Connection, owner_pk: int, target_pk: int, kind: Kind, note: str | None) -> None:
