@@ -330,7 +330,7 @@ def test_an_invitation_is_answered_from_the_status_page(web: TestClient) -> None
 
 
 def test_unknown_addresses_get_the_sites_page_and_the_api_keeps_json(web: TestClient) -> None:
-    for path in ("/nonexistent", "/users", "/games"):
+    for path in ("/nonexistent", "/people", "/games"):
         answer = web.get(path)
         assert answer.status_code == 404
         assert answer.headers["content-type"].startswith("text/html")

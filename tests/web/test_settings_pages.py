@@ -239,7 +239,11 @@ def boards_follow(
     score_and_wait_for_my_turn(page, rival, rival_csrf, game_id)
     game = page.context.request.get(f"/api/v1/games/{game_id}").json()
     assert sum(v is not None for v in game["view"]["sheets"][0]["boxes"][0]) == 2
-    page.wait_for_function("Number(document.body.dataset.beeps ?? 0) >= 1")
+    beeped = "Number(document.body.dataset.beeps ?? 0) >= 1"
+    try:
+        page.wait_for_function(beeped)
+    except Exception:
+        raise AssertionError(page.evaluate("({...document.body.dataset})")) from None
 
     page.set_viewport_size({"width": 390, "height": 800})
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

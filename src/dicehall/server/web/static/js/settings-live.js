@@ -54,16 +54,28 @@ document.addEventListener("keydown", unlock, { capture: true });
 
 /** A short two-tone beep (a board and a notification may both say "your turn": one beep). */
 export function beep() {
-  if (root.dataset.sounds !== "true" || !audio || audio.state !== "running") return;
-  const at = audio.currentTime;
+  if (root.dataset.sounds !== "true") return;
+  // Why a beep was not heard, for tests and curious readers: no click or key yet.
+  if (!audio) {
+    document.body.dataset.sound = "locked";
+    return;
+  }
   if (performance.now() - lastBeep < 2000) return;
   lastBeep = performance.now();
-  const gain = audio.createGain();
+  // A context the browser suspended (a tab in the background, say) may resume: the page has
+  // had its click.
+  if (audio.state === "running") play(audio);
+  else audio.resume().then(() => play(audio), () => { document.body.dataset.sound = audio.state; });
+}
+
+function play(context) {
+  const at = context.currentTime;
+  const gain = context.createGain();
   gain.gain.setValueAtTime(0.0001, at);
   gain.gain.exponentialRampToValueAtTime(0.2, at + 0.02);
   gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.35);
-  gain.connect(audio.destination);
-  const tone = audio.createOscillator();
+  gain.connect(context.destination);
+  const tone = context.createOscillator();
   tone.type = "sine";
   tone.frequency.setValueAtTime(660, at);
   tone.frequency.setValueAtTime(880, at + 0.12);
