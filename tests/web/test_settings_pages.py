@@ -15,6 +15,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.live import LiveServer
 from tests.web.boards import COUNT_FETCHES, settle
@@ -239,10 +240,10 @@ def boards_follow(
     score_and_wait_for_my_turn(page, rival, rival_csrf, game_id)
     game = page.context.request.get(f"/api/v1/games/{game_id}").json()
     assert sum(v is not None for v in game["view"]["sheets"][0]["boxes"][0]) == 2
-    beeped = "Number(document.body.dataset.beeps ?? 0) >= 1"
     try:
-        page.wait_for_function(beeped)
-    except Exception:
+        page.wait_for_function("Number(document.body.dataset.beeps ?? 0) >= 1")
+    except PlaywrightTimeout:
+        # body[data-sound] says why no beep was heard.
         raise AssertionError(page.evaluate("({...document.body.dataset})")) from None
 
     page.set_viewport_size({"width": 390, "height": 800})

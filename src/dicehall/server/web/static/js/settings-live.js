@@ -38,7 +38,7 @@ document.addEventListener("dicehall:push", (event) => {
 // -- the "your turn" sound ---------------------------------------------------------------------
 
 let audio = null;
-let lastBeep = 0;
+let lastBeep = -Infinity;
 
 function unlock() {
   if (root.dataset.sounds !== "true") return;
