@@ -166,6 +166,19 @@ def test_the_setting_hides_me_but_i_still_see_the_others(
     assert names(listing(client, bob)["online"]) == ["ann", "bob"]
 
 
+def test_hiding_through_the_settings_api_takes_me_out_of_the_counts_at_once(
+    client: TestClient, make_user: MakeUser, clock: Clock
+) -> None:
+    ann, bob = make_user("ann"), make_user("bob")
+    client.get(f"{API}/notifications", headers=ann)
+    assert names(listing(client, bob)["online"]) == ["ann", "bob"]
+    assert client.get(f"{API}/presence/counts").json()["online"] == 2
+    hidden = client.patch(f"{API}/users/me/settings", json={"show_presence": False}, headers=ann)
+    assert hidden.status_code == 200, hidden.text
+    # Not seen again since: the counts already leave ann out.
+    assert client.get(f"{API}/presence/counts").json()["online"] == 1
+
+
 def test_buddies_come_first_and_nobody_is_seen_across_an_ignore(
     client: TestClient, services: Services, make_user: MakeUser, clock: Clock
 ) -> None:

@@ -83,7 +83,7 @@ def test_creator_calls_the_game_off_from_the_board(page: Page) -> None:
     board.get_by_role("button", name="Call off this game").click()
     expect(board.get_by_role("heading", name="This game was called off")).to_be_visible()
     expect(board).to_have_attribute("data-status", "cancelled")
-    expect(page.get_by_role("status")).to_have_text("You called the game off.")
+    expect(page.locator("#board-status")).to_have_text("You called the game off.")
     expect(board.get_by_role("heading", name="This game was called off")).to_be_focused()
     assert page.context.request.get(f"/api/v1/games/{game_id}").json()["status"] == "cancelled"
     # A called-off game's board, loaded afresh, says so too.

@@ -14,7 +14,7 @@ from pydantic import Field, create_model
 from dicehall.server.api.deps import CurrentUser, ServicesDep
 from dicehall.server.api.schemas import _Answer, errors
 from dicehall.server.domain.people import settings
-from dicehall.server.domain.work import read, run_db, write
+from dicehall.server.domain.work import read, run_db
 
 router = APIRouter(prefix="/api/v1", tags=["people"])
 
@@ -76,7 +76,7 @@ async def change_settings(
     wrong type (``"true"`` or ``1`` for a boolean) or one not offered: 422
     ``invalid_settings``, and nothing is stored. My open pages are told at once."""
     changed: settings.UserSettings = await run_db(
-        services, write, services, lambda conn: settings.change(conn, user.id, body)
+        services, settings.save, services, user.id, body
     )
     return changed.model_dump()
 

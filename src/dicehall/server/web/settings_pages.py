@@ -168,8 +168,7 @@ def _load(services: Services, user_pk: int) -> settings.UserSettings:
 
 
 def _save(services: Services, user_pk: int, changes: dict[str, Any]) -> None:
-    with services.write_conn() as conn:
-        settings.change(conn, user_pk, changes)
+    settings.save(services, user_pk, changes)
 
 
 def _page(

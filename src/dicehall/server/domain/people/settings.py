@@ -5,7 +5,7 @@ longer valid falls back to its default, so old or damaged data never breaks a pa
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import Connection, Table, select, update
@@ -13,6 +13,9 @@ from sqlalchemy import Connection, Table, select, update
 from dicehall.server.core.models import User
 from dicehall.server.core.txn import publish_after_commit
 from dicehall.server.domain.errors import Refused
+
+if TYPE_CHECKING:
+    from dicehall.server.domain.services import Services
 
 USERS = cast(Table, User.__table__)
 
@@ -108,4 +111,14 @@ def change(conn: Connection, user_pk: int, changes: dict[str, Any]) -> UserSetti
         update(USERS).where(USERS.c.id == user_pk).values(settings=updated.model_dump_json())
     )
     publish_after_commit(conn, user_pk, {"type": "settings", "settings": updated.model_dump()})
+    return updated
+
+
+def save(services: Services, user_pk: int, changes: dict[str, Any]) -> UserSettings:
+    """:func:`change` in its own transaction; a user who hides from Who is here leaves its
+    lists and counts at once (not at their next request)."""
+    with services.write_conn() as conn:
+        updated = change(conn, user_pk, changes)
+    if not updated.show_presence:
+        services.presence.forget(user_pk)
     return updated
