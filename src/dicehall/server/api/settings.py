@@ -75,9 +75,7 @@ async def change_settings(
     """Change some of my settings and answer all of them. An unknown key, a value of the
     wrong type (``"true"`` or ``1`` for a boolean) or one not offered: 422
     ``invalid_settings``, and nothing is stored. My open pages are told at once."""
-    changed: settings.UserSettings = await run_db(
-        services, settings.save, services, user.id, body
-    )
+    changed: settings.UserSettings = await run_db(services, settings.save, services, user.id, body)
     return changed.model_dump()
 
 

@@ -137,4 +137,3 @@ def _back(form: Form, default: str) -> str:
     """Where to go after a change: a page of this site the form names, else ``default``."""
     back = form.get("back")
     return back if back.startswith("/") and not back.startswith("//") else default
-

@@ -76,9 +76,7 @@ def upgrade() -> None:
     )
     op.create_index("ix_message_threads_low", "message_threads", ["low_pk", "last_id"])
     op.create_index("ix_message_threads_high", "message_threads", ["high_pk", "last_id"])
-    op.create_index(
-        "ix_message_threads_writer", "message_threads", ["created_by", "created_at"]
-    )
+    op.create_index("ix_message_threads_writer", "message_threads", ["created_by", "created_at"])
     op.create_table(
         "messages",
         sa.Column("id", sa.Integer(), nullable=False),
