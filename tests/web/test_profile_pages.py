@@ -94,7 +94,7 @@ def test_search_open_a_profile_press_buddy_and_the_note_stays_private(
         expect(page.get_by_role("heading", level=1)).to_have_text(BOB_NAME)
         expect(page.locator("p.about")).to_have_text(BOB_ABOUT)
         expect(page.get_by_role("link", name="New game", exact=True)).to_have_attribute(
-            "href", "/new"
+            "href", "/new?opponent=bobby"
         )
         expect(page.get_by_role("link", name="Message", exact=True)).to_have_attribute(
             "href", "/messages/new?to=bobby"
