@@ -60,6 +60,12 @@ class CreateGame(BaseModel):
     private: bool = Field(
         default=False, description="Only the players (and users they invite) may watch."
     )
+    rated: bool | None = Field(
+        default=None,
+        description="The result changes the players' ratings. Default: rated when every "
+        "seat is a person (a user or an open seat); true with a bot seat is 422 "
+        "`not_rateable`.",
+    )
 
 
 class JoinGame(BaseModel):
@@ -129,6 +135,7 @@ async def create(
             pace=body.pace,
             vacation=body.vacation,
             private=body.private,
+            rated=body.rated,
             limits=limits_of(services.settings),
         ),
     )

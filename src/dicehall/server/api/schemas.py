@@ -289,6 +289,10 @@ class Game(_Answer):
     )
     private: bool = Field(description="Only the players and invited users may watch.")
     vacation: bool = Field(description="A seat's vacation allowance may save it from a timeout.")
+    rating_kind: str | None = Field(
+        description="The rating a rated game counts for (`boatzee-double`, ...); null: unrated."
+    )
+    ladder: bool = Field(description="A ladder challenge's game.")
 
 
 class GameMove(Game):

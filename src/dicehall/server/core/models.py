@@ -132,6 +132,10 @@ class GameRow(Base):
     ended_at: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True, index=True
     )
+    #: The rating kind a rated game counts for (``domain.ratings.kinds``); None: unrated.
+    rating_kind: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    #: A ladder challenge's game (in the ladder of its rating kind).
+    ladder: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class SeatRow(Base):
@@ -425,3 +429,103 @@ class SiteSecret(Base):
 
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
+
+
+class Rating(Base):
+    """A user's rating of one kind (openskill's mu and sigma) and how many rated games made it."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_kind", "kind", "user_pk"),)
+
+    user_pk: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    kind: Mapped[str] = mapped_column(String(24), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    #: When the last rated game of this kind ended (inactivity widens sigma from then).
+    last_game_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingChange(Base):
+    """What one rated game did to one seat's rating: before and after, and the place."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_pk"),
+        Index("ix_rating_changes_user", "user_pk", "kind", "id"),
+        NEVER_REUSE_IDS,
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    user_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(24))
+    #: 1 for first; seats that tie share a place.
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LadderPosition(Base):
+    """A user's place on the ladder of one 2-seat rating kind (1 is the top)."""
+
+    __tablename__ = "ladder_positions"
+    __table_args__ = (UniqueConstraint("kind", "position"),)
+
+    kind: Mapped[str] = mapped_column(String(24), primary_key=True)
+    user_pk: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The last ladder game finished or in progress (inactivity counts from it).
+    active_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When the inactivity rule last moved this player down.
+    dropped_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Ladder vacation: paused until then; days used in ``vacation_year``.
+    vacation_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    vacation_days: Mapped[int] = mapped_column(Integer, default=0)
+    vacation_year: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class LadderChallenge(Base):
+    """A challenge on a ladder (accepted at once: its game starts when it is made)."""
+
+    __tablename__ = "ladder_challenges"
+    __table_args__ = (
+        Index("ix_ladder_challenges_open", "kind", "challenger_pk", "open"),
+        NEVER_REUSE_IDS,
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    challenger_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    opponent_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    #: Until its game ends.
+    open: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LadderMove(Base):
+    """One change of one position on a ladder, and why (joined, won, passed, inactive, left)."""
+
+    __tablename__ = "ladder_moves"
+    __table_args__ = (Index("ix_ladder_moves_kind", "kind", "id"), NEVER_REUSE_IDS)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    user_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    #: None: not on the ladder (before joining, after leaving).
+    old_position: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    new_position: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str] = mapped_column(String(12))
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), nullable=True
+    )
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

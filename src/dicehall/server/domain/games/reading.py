@@ -64,6 +64,8 @@ def game_payload(record: GameRecord, seats: list[SeatInfo], user: User | None) -
         "clock": clock_json(record, now()),
         "ranking": ranking(record, seats),
         "private": record.private,
+        "rating_kind": record.rating_kind,
+        "ladder": record.ladder,
         "vacation": record.vacation,
     }
     if record.snapshot is not None:

@@ -148,6 +148,9 @@ class GameRecord:
     vacation: bool = True
     private: bool = False
     ended_at: datetime | None = None
+    #: The rating kind a rated game counts for (None: unrated), and a ladder game.
+    rating_kind: str | None = None
+    ladder: bool = False
 
     @classmethod
     def of(cls, row: Row[Any]) -> GameRecord:
@@ -171,6 +174,8 @@ class GameRecord:
             bool(row.vacation),
             bool(row.private),
             None if row.ended_at is None else aware(row.ended_at),
+            row.rating_kind,
+            bool(row.ladder),
         )
 
 

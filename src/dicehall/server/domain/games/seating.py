@@ -30,6 +30,7 @@ from dicehall.server.domain.games.records import (
 )
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.pool import DicePool
+from dicehall.server.domain.ratings import kinds
 
 # -- creating and joining ----------------------------------------------------------------------
 
@@ -135,6 +136,24 @@ def pace_for(raw: object, seats: Sequence[SeatInfo]) -> Pace | None:
         raise Refused("invalid", "invalid_pace", str(exc)) from exc
 
 
+def rating_kind_for(
+    game: str, options: object, seats: Sequence[SeatInfo], rated: bool | None
+) -> str | None:
+    """The rating kind the game counts for, or None: unrated. By default a game is rated
+    when every seat is a person (a user, or an open seat a user will take)."""
+    people = all(s.bot is None for s in seats) and len(seats) >= 2
+    kind = kinds.kind_of(game, options)
+    if rated is None:
+        return kind if people else None
+    if not rated:
+        return None
+    if not people or kind is None:
+        raise Refused(
+            "invalid", "not_rateable", "a rated game needs two seats or more, each a person"
+        )
+    return kind
+
+
 def check_join_quota(conn: Connection, user: User, limits: GameLimits | None = None) -> None:
     """Refused (too many) when ``user`` may not join another game now: more than
     ``JOINS_PER_MINUTE`` joins in the last minute, seats already held in ``limits.open``
@@ -227,19 +246,23 @@ def create_game(
     pace: object = None,
     vacation: bool = True,
     private: bool = False,
+    rated: bool | None = None,
+    ladder: bool = False,
     limits: GameLimits | None = None,
 ) -> tuple[GameRecord, list[SeatInfo]]:
     """Create a game; it starts at once unless seats are open. Caller commits.
 
     ``pace`` is a preset name or ``{initial, increment, cap}`` (see :func:`pace_for`);
     ``vacation`` lets a seat's vacation allowance save it from a timeout; ``private`` lets
-    only the players and invited watchers watch."""
+    only the players and invited watchers watch; ``rated`` (None: when every seat is a
+    person) counts the result in the players' ratings; ``ladder`` marks a ladder game."""
     entry = entry_of(kind)
     game = entry.game
     options = game.options(raw_options)
     game.check_seats(len(seat_specs))
     seats = parse_seat_specs(conn, creator, seat_specs, entry.name)
     chosen_pace = pace_for(pace, seats)
+    rating_kind = rating_kind_for(entry.name, options, seats, rated)
     check_create_quota(conn, creator, seats, limits)
     moment = now()
     game_id = conn.execute(
@@ -260,6 +283,8 @@ def create_game(
             pace=None if chosen_pace is None else chosen_pace.dumps(),
             vacation=vacation,
             private=private,
+            rating_kind=rating_kind,
+            ladder=ladder,
         )
         .returning(GAMES.c.id)
     ).scalar_one()

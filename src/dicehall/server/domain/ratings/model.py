@@ -1,0 +1,119 @@
+"""The rating model: openskill's Bradley-Terry ("full pairing"), which treats a shared place
+as a draw between those who share it, with a performance noise (beta) and a per-game drift
+(tau) for each rating kind, chosen by ``bench/ratings_calibrate.py`` (dice are luck-heavy:
+a larger beta than openskill's default follows true strength better).
+
+Pure functions, no database: the site, the rebuild and the calibration all rate through
+:func:`rate`, so they agree to the last bit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from openskill.models import BradleyTerryFull
+
+#: Every rating starts here (openskill's defaults).
+MU = 25.0
+SIGMA = 25.0 / 3
+
+
+@dataclass(frozen=True)
+class KindConstants:
+    """The model's constants for one rating kind."""
+
+    beta: float
+    tau: float
+
+
+#: Version of :data:`CONSTANTS`: a change of constants is a new version, and ``dicehall
+#: ratings rebuild`` replays every rated game with the constants of the version in force.
+CONSTANTS_VERSION = 1
+#: beta and tau per rating kind (see ``bench/ratings_calibrate.py`` for how they are chosen).
+CONSTANTS: dict[str, KindConstants] = {
+    "tenthousand": KindConstants(beta=25 / 6, tau=25 / 300),
+    "boatzee": KindConstants(beta=25 / 6, tau=25 / 300),
+    "boatzee-double": KindConstants(beta=25 / 6, tau=25 / 300),
+    "boatzee-triple": KindConstants(beta=25 / 6, tau=25 / 300),
+    "boss": KindConstants(beta=25 / 6, tau=25 / 300),
+    "holdem": KindConstants(beta=25 / 6, tau=25 / 300),
+    "bullseye": KindConstants(beta=25 / 6, tau=25 / 300),
+}
+#: Inactivity widens sigma again: this much variance a day without a rated game (a settled
+#: rating of sigma 2 is back to provisional after about a year and a half away).
+INACTIVE_VARIANCE_PER_DAY = 0.01
+#: A rating is provisional below this many rated games, or while sigma is above this.
+PROVISIONAL_GAMES = 10
+PROVISIONAL_SIGMA = 4.0
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A rating: openskill's mu (the estimate) and sigma (its uncertainty)."""
+
+    mu: float = MU
+    sigma: float = SIGMA
+
+
+@cache
+def _model(kind: str) -> BradleyTerryFull:
+    constants = CONSTANTS[kind]
+    return BradleyTerryFull(beta=constants.beta, tau=constants.tau)
+
+
+def rate(kind: str, skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:
+    """Each seat's skill after one game where seat i finished at ``places[i]`` (1 is first;
+    equal places are a tie)."""
+    if len(skills) != len(places) or len(skills) < 2:
+        raise ValueError("a rated game has one place per seat and two seats or more")
+    model = _model(kind)
+    teams = [[model.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
+    rated = model.rate(teams, ranks=[float(p) for p in places])
+    return [Skill(team[0].mu, team[0].sigma) for team in rated]
+
+
+def win_chances(kind: str, skills: Sequence[Skill]) -> list[float]:
+    """Each seat's chance to finish first, as the model predicts it."""
+    model = _model(kind)
+    return [
+        float(p)
+        for p in model.predict_win([[model.rating(mu=s.mu, sigma=s.sigma)] for s in skills])
+    ]
+
+
+def widened(skill: Skill, idle_days: float) -> Skill:
+    """``skill`` after ``idle_days`` without a rated game (sigma grows back, capped)."""
+    variance = skill.sigma**2 + INACTIVE_VARIANCE_PER_DAY * max(0.0, idle_days)
+    return Skill(skill.mu, min(SIGMA, math.sqrt(variance)))
+
+
+def shown(skill: Skill) -> int:
+    """The rating as people see it: 1500 at the start, 40 points per unit of mu."""
+    return round(1500 + 40 * (skill.mu - MU))
+
+
+def conservative(skill: Skill) -> float:
+    """What leaderboards rank by: mu - 2 sigma (the rating the player is very likely above)."""
+    return skill.mu - 2 * skill.sigma
+
+
+def provisional(skill: Skill, games: int) -> bool:
+    """Too few games, or too uncertain still, for the number to mean much ("1540?")."""
+    return games < PROVISIONAL_GAMES or skill.sigma > PROVISIONAL_SIGMA
+
+
+def places_of(order: Sequence[Sequence[int]], seats: int) -> list[int]:
+    """Places per seat from groups of seats, best group first (a group shares its place:
+    competition ranking, 1, 2, 2, 4)."""
+    places = [0] * seats
+    next_place = 1
+    for group in order:
+        for seat in group:
+            places[seat] = next_place
+        next_place += len(group)
+    if 0 in places:
+        raise ValueError("every seat needs a place")
+    return places
