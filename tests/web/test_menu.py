@@ -14,7 +14,14 @@ from tests.web.test_notifications_bell import no_sideways_scroll
 GROUPS = {
     "Play": ["Game status", "New game", "Waiting room"],
     "Talk": ["My messages", "Send message", "Tell a friend"],
-    "Spy": ["Who is here?", "Search user profiles", "Watch games", "Fair dice"],
+    "Spy": [
+        "Who is here?",
+        "Search user profiles",
+        "Ladders",
+        "Ratings",
+        "Watch games",
+        "Fair dice",
+    ],
     "Account": [
         "My public profile",
         "Edit profile",
