@@ -7,6 +7,7 @@ meets (returns True) or is refused (returns False)."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -23,10 +24,11 @@ from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain import site_secrets
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games import reading, seating, watching
+from dicehall.server.domain.games import ending, reading, seating, watching
 from dicehall.server.domain.games.records import fetch_game
 from dicehall.server.domain.people import chat, invites, messages, relations
 from dicehall.server.domain.people import settings as user_settings
+from dicehall.server.domain.ratings import ladder_challenges, ladders
 from dicehall.server.domain.services import Services
 from tests.live import add_user
 
@@ -97,6 +99,32 @@ def name_as_opponent(cast: Cast, actor: int, other: int) -> bool:
             )
         )
     )
+
+
+def challenge_on_a_ladder(cast: Cast, actor: int, other: int) -> bool:
+    """Both are on the Boss ladder; the actor challenges the other (accepted at once: the
+    game starts). A game that started is aborted, so the actor's open challenges never run
+    out within an example."""
+    challenger, opponent = cast.users[actor], cast.users[other]
+    pool = cast.services.pool
+    for user in (challenger, opponent):
+        with contextlib.suppress(Refused):
+            cast.write(lambda conn, user=user: ladders.join(conn, "boss", user.id, now()))
+    try:
+        made = cast.write(
+            lambda conn: ladder_challenges.challenge(
+                conn, pool, challenger, "boss", opponent.user_id, now()
+            )
+        )
+    except Refused as exc:
+        assert exc.code == "not_accepted", exc.code
+        return False
+    cast.write(
+        lambda conn: ending.abort(
+            conn, pool, challenger, fetch_game(conn, made.record.id, lock=True), made.record.version
+        )
+    )
+    return True
 
 
 def join_open_seat(cast: Cast, actor: int, other: int) -> bool:
@@ -193,6 +221,7 @@ def reply_in_a_thread(cast: Cast, actor: int, other: int) -> bool:
 #: Each meeting point, and whether the other's audience setting also decides it.
 MEETINGS: dict[str, tuple[Callable[[Cast, int, int], bool], str | None]] = {
     "name_as_opponent": (name_as_opponent, "challenges_from"),
+    "challenge_on_a_ladder": (challenge_on_a_ladder, "challenges_from"),
     "start_a_thread": (start_a_thread, "messages_from"),
     "reply_in_a_thread": (reply_in_a_thread, None),
     "join_open_seat": (join_open_seat, None),

@@ -86,6 +86,13 @@ OPERATION_IDS = {
     ("DELETE", "/relations/{user_id}"): "relations-delete",
     ("GET", "/fairness"): "fairness-report",
     ("GET", "/fairness/batches/{batch_id}"): "fairness-batch",
+    ("GET", "/ladders"): "ladders-list",
+    ("GET", "/ladders/{kind}"): "ladders-get",
+    ("POST", "/ladders/{kind}/join"): "ladders-join",
+    ("POST", "/ladders/{kind}/leave"): "ladders-leave",
+    ("POST", "/ladders/{kind}/challenges"): "ladders-challenge",
+    ("POST", "/ladders/{kind}/vacation"): "ladders-vacation",
+    ("GET", "/ladders/{kind}/history"): "ladders-history",
 }
 
 #: The operations that answer 201 Created.
@@ -97,6 +104,7 @@ CREATED = {
     ("POST", "/games"),
     ("POST", "/games/{game_id}/rematch"),
     ("POST", "/games/{game_id}/chat"),
+    ("POST", "/ladders/{kind}/challenges"),
 }
 
 #: Response models that let a game add keys of its own.

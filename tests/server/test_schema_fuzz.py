@@ -374,6 +374,17 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         link = call(client, "POST", "/invites", 201, me, body={})
         at = {"invite_id": link["id"]}
         call(client, "DELETE", "/invites/{invite_id}", 200, me, path_parameters=at)
+        ladder = {"kind": "boss"}
+        call(client, "GET", "/ladders", 200, me)
+        call(client, "POST", "/ladders/{kind}/join", 200, me, path_parameters=ladder)
+        call(client, "POST", "/ladders/{kind}/join", 200, friend, path_parameters=ladder)
+        call(client, "POST", "/ladders/{kind}/challenges", 201, me, path_parameters=ladder,
+             body={"opponent": "friend"})  # fmt: skip
+        call(client, "GET", "/ladders/{kind}", 200, me, path_parameters=ladder)
+        call(client, "POST", "/ladders/{kind}/vacation", 200, me, path_parameters=ladder,
+             body={"days": 2})  # fmt: skip
+        call(client, "GET", "/ladders/{kind}/history", 200, me, path_parameters=ladder)
+        call(client, "POST", "/ladders/{kind}/leave", 200, me, path_parameters=ladder)
         call(client, "GET", "/tokens", 200, me)
         token = call(client, "POST", "/tokens", 201, me, body={"name": "sweep"})
         at = {"token_id": token["id"]}

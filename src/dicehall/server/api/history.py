@@ -41,6 +41,9 @@ async def user_games(
     vs: Annotated[
         str | None, Query(max_length=40, description="Only games this user also played in.")
     ] = None,
+    kind: Annotated[
+        str | None, Query(max_length=10, description="`ladder`: only ladder games.")
+    ] = None,
     cursor: Annotated[
         str | None, Query(max_length=200, description="`next` of the previous page.")
     ] = None,
@@ -51,13 +54,20 @@ async def user_games(
     """The player's games, newest first (finished: by when they ended; in progress: newest
     game first), a page at a time: follow ``next`` until it is null. Private games are
     listed only to their players. Bad parameters are 422 ``invalid_state``,
-    ``invalid_result``, ``unknown_game``, ``unknown_user`` (``vs``), ``invalid_cursor`` or
-    ``invalid_limit``."""
+    ``invalid_result``, ``unknown_game``, ``unknown_user`` (``vs``), ``invalid_kind``,
+    ``invalid_cursor`` or ``invalid_limit``."""
 
     def work(conn: Connection) -> dict[str, Any]:
         player = history.find_player(conn, user_id)
         query = history.history_query(
-            conn, state=state, game=game, result=result, vs=vs, cursor=cursor, limit=limit
+            conn,
+            state=state,
+            game=game,
+            result=result,
+            vs=vs,
+            cursor=cursor,
+            limit=limit,
+            kind=kind,
         )
         return history.history(conn, player, query, None if viewer is None else viewer.id)
 

@@ -339,6 +339,7 @@ class GameSummary(_Answer):
     chat_unread: int = Field(
         description="Players' chat lines of this game I have not read (0 where I do not sit)."
     )
+    ladder: bool = Field(description="A ladder game (see `/ladders`).")
 
 
 class WaitingOnMe(_Answer):

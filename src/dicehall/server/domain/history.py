@@ -30,6 +30,8 @@ from dicehall.server.domain.games.records import GAMES, SEATS, USERS, entry_of
 
 STATES = ("finished", "active")
 RESULTS = ("win", "loss", "draw")
+#: What ``kind=`` may ask for: only ladder games.
+KINDS = ("ladder",)
 #: A page's size by default, and the most one page may hold.
 PAGE = 20
 PAGE_MAX = 100
@@ -102,6 +104,7 @@ class HistoryQuery:
     vs: Player | None = None
     cursor: Cursor | None = None
     limit: int = PAGE
+    kind: str | None = None
 
 
 def find_player(conn: Connection, user_id: str, code: str = "no_such_user") -> Player:
@@ -130,6 +133,7 @@ def history_query(
     vs: str | None = None,
     cursor: str | None = None,
     limit: int = PAGE,
+    kind: str | None = None,
 ) -> HistoryQuery:
     """The parameters of a history page, checked; empty text means "any" (a GET form sends
     its empty fields). Each mistake is a 422 with its own code."""
@@ -147,6 +151,8 @@ def history_query(
         )
     if not 1 <= limit <= PAGE_MAX:
         raise Refused("invalid", "invalid_limit", f"limit must be 1 to {PAGE_MAX}")
+    if kind and kind not in KINDS:
+        raise Refused("invalid", "invalid_kind", "kind must be 'ladder' (ladder games only)")
     return HistoryQuery(
         state=state,
         game=game or None,
@@ -154,6 +160,7 @@ def history_query(
         vs=find_player(conn, vs, "unknown_user") if vs else None,
         cursor=Cursor.decode(cursor, state) if cursor else None,
         limit=limit,
+        kind=kind or None,
     )
 
 
@@ -175,7 +182,12 @@ def _winners(result: str | None) -> list[int] | None:
 
 
 def _games_of(
-    player: Player, state: str, viewer_pk: int | None, game: str | None, vs: Player | None
+    player: Player,
+    state: str,
+    viewer_pk: int | None,
+    game: str | None,
+    vs: Player | None,
+    kind: str | None = None,
 ) -> Select[Any]:
     """The player's games in ``state`` that the viewer may see, with the player's seat."""
     query = (
@@ -187,6 +199,8 @@ def _games_of(
         query = query.where(GAMES.c.kind == game)
     if vs is not None:
         query = query.where(_seated(vs.pk))
+    if kind == "ladder":
+        query = query.where(GAMES.c.ladder.is_(True))
     if viewer_pk != player.pk:
         # A private game is listed only to its players.
         visible: ColumnElement[bool] = GAMES.c.private.is_(False)
@@ -230,7 +244,8 @@ def history(
     """One page of the player's games, newest first: ``{"games": [...], "next": cursor or
     None}``. Each game is a summary as the viewer sees it, with the player's ``result``
     and when it ended."""
-    base = _ordered(_games_of(player, query.state, viewer_pk, query.game, query.vs), query.state)
+    games = _games_of(player, query.state, viewer_pk, query.game, query.vs, query.kind)
+    base = _ordered(games, query.state)
     batch = query.limit + 1 if query.result is None else min(max(query.limit + 1, 100), SCAN_MAX)
     taken: list[Any] = []
     cursor = query.cursor

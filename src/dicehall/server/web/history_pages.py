@@ -21,13 +21,14 @@ from dicehall.server.web.render import page
 router = APIRouter(include_in_schema=False)
 
 #: The filters of the page's form, as the API names its parameters.
-FILTERS = ("state", "game", "result", "vs")
+FILTERS = ("state", "game", "result", "vs", "kind")
 #: Which field a refusal belongs next to.
 _FIELD_OF = {
     "invalid_state": "state",
     "unknown_game": "game",
     "invalid_result": "result",
     "unknown_user": "vs",
+    "invalid_kind": "kind",
 }
 _RESULT_WORDS = {"win": "won", "loss": "lost", "draw": "shared the win"}
 
@@ -100,6 +101,7 @@ def history_page(request: Request, user_id: str) -> HTMLResponse:
                 game=form.get("game"),
                 result=form.get("result"),
                 vs=form.get("vs"),
+                kind=form.get("kind"),
                 cursor=params.get("cursor", "")[:200] or None,
             )
         except Refused as exc:
@@ -132,4 +134,5 @@ def history_page(request: Request, user_id: str) -> HTMLResponse:
         first_page=not params.get("cursor"),
         results=[("", "Any result"), ("win", "Won"), ("loss", "Lost"), ("draw", "Shared win")],
         states=[("finished", "Finished"), ("active", "In progress")],
+        kinds=[("", "All games"), ("ladder", "Ladder games only")],
     )

@@ -17,6 +17,7 @@ from dicehall.server.web import (
     history_pages,
     info_pages,
     invite_pages,
+    ladder_pages,
     message_pages,
     new_game_pages,
     notification_pages,
@@ -46,6 +47,7 @@ for pages in (
     settings_pages,
     invite_pages,
     watch_pages,
+    ladder_pages,
 ):
     router.include_router(pages.router)
 

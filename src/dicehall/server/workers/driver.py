@@ -27,6 +27,7 @@ from dicehall.engine import codec
 from dicehall.server.core.clock import now
 from dicehall.server.domain import gameservice
 from dicehall.server.domain.pool import PoolEmpty
+from dicehall.server.domain.ratings import ladder_inactivity
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify
 from dicehall.server.workers import botwork
@@ -45,6 +46,8 @@ RETRY_SECONDS = 5
 TOP_UP_SECONDS = 5.0
 #: How long stopping waits for the driver's tasks to end.
 STOP_SECONDS = 10.0
+#: How often the ladders' inactivity drops are looked for (they fall due by the week).
+LADDER_CHECK_SECONDS = 300.0
 
 WarmKey = tuple[str, str, str]
 """A game kind, a bot name and the game's options (JSON): what a bot's tables depend on."""
@@ -78,6 +81,7 @@ class BotDriver:
         self._warm_slots = max(1, settings.bot_workers - 1)
         self._warmed: set[WarmKey] = set()
         self._next_top_up = 0.0
+        self._next_ladder_check = 0.0
         self._stopping = False
 
     # -- life ---------------------------------------------------------------------------------
@@ -228,6 +232,12 @@ class BotDriver:
             await self._sweep()
         except Exception:
             log.exception("sweeping for clocks that ran out failed; the next round tries again")
+        if time.monotonic() >= self._next_ladder_check:
+            self._next_ladder_check = time.monotonic() + LADDER_CHECK_SECONDS
+            try:
+                await self._ladder_drops()
+            except Exception:
+                log.exception("the ladders' inactivity drops failed; the next check tries again")
         room = PARALLEL_GAMES - len(self._driving)
         if room <= 0:
             return
@@ -259,6 +269,17 @@ class BotDriver:
             notify(self.services, record, seats)
         if changed:
             self.kick()
+
+    async def _ladder_drops(self) -> None:
+        # Like the sweep: a cheap read, and the write only when a drop is due (every
+        # process checks; the job's lock and dropped_at make each drop happen once).
+        moment = now()
+        if not await self._read(lambda conn: ladder_inactivity.work_due(conn, moment)):
+            return
+        dropped = await self._write(
+            lambda conn: ladder_inactivity.apply_inactivity(conn, moment)
+        )
+        log.info("ladders: %s inactivity drops", dropped)
 
     def _forget(self, game_id: int, _task: asyncio.Task[None]) -> None:
         self._driving.pop(game_id, None)

@@ -43,6 +43,7 @@ from dicehall.server.domain.games.records import (
 )
 from dicehall.server.domain.pool import SET_SIZE, SETS, DicePool
 from dicehall.server.domain.publiclog import hidden_outcomes_of, is_hidden, public_events
+from dicehall.server.domain.ratings.ladder_results import settle_game
 from dicehall.server.domain.ratings.store import rate_game
 
 # -- moves -----------------------------------------------------------------------------------
@@ -229,6 +230,8 @@ def write_game(conn: Connection, new: GameRecord, remind_at: Any = None) -> None
     )
     if new.status == "finished" and new.rating_kind is not None:
         rate_game(conn, new)
+    if new.ladder:
+        settle_game(conn, new)
 
 
 def withhold_unshown_dice(conn: Connection, record: GameRecord) -> None:

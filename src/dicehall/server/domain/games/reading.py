@@ -192,6 +192,7 @@ def summaries(conn: Connection, rows: Sequence[Row[Any]], me: int) -> list[dict[
                 if record.deadline is None or record.status != "active"
                 else record.deadline.isoformat(),
                 "chat_unread": chat_unread.get(record.id, 0),
+                "ladder": record.ladder,
             }
         )
     return out

@@ -1,0 +1,538 @@
+"""Ladders on SQLite and PostgreSQL: joining at the bottom, leaving, the positions and the
+record of moves; the rules of a challenge; a challenge starts a rated ladder game at once;
+a win from below takes the loser's place, a win from above or an abort moves nothing;
+inactivity drops 5 places after 14 days and every week after, ladder vacation pauses it,
+and the job is idempotent, safe to run twice at once, and run by the bot driver."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Connection, func, select, update
+
+from dicehall.server.app import create_app
+from dicehall.server.core.clock import now
+from dicehall.server.core.models import Notification, RatingChange, User
+from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.people import relations
+from dicehall.server.domain.people import settings as user_settings
+from dicehall.server.domain.ratings import ladder_inactivity, ladders
+from dicehall.server.domain.ratings.ladder_moves import MOVES, POSITIONS
+from dicehall.server.domain.services import Services
+from tests.live import add_user
+from tests.server.conftest import Headers, MakeUser
+
+API = "/api/v1"
+KIND = "tenthousand"
+T0 = datetime(2031, 3, 2, 12, tzinfo=UTC)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def pk_of(services: Services, name: str) -> int:
+    with services.read_conn() as conn:
+        found = conn.execute(select(User.__table__.c.id).where(User.__table__.c.key == name))
+        return int(found.scalar_one())
+
+
+def write(services: Services, work: Callable[[Connection], Any]) -> Any:
+    with services.write_conn() as conn:
+        return work(conn)
+
+
+def people(services: Services, count: int, prefix: str = "p") -> list[tuple[str, Headers]]:
+    """``count`` users (fast: no password hashing) with bearer headers."""
+    return [(f"{prefix}{i}", add_user(services, f"{prefix}{i}")) for i in range(count)]
+
+
+def join_all(services: Services, names: list[str], at: datetime | None = None) -> None:
+    moment = at or now()
+    for name in names:
+        user_pk = pk_of(services, name)
+        write(services, lambda c, u=user_pk: ladders.join(c, KIND, u, moment))
+
+
+def order(services: Services, kind: str = KIND) -> list[str]:
+    """The ladder's user ids, top first (and its positions are exactly 1..N)."""
+    users = User.__table__
+    with services.read_conn() as conn:
+        rows = conn.execute(
+            select(POSITIONS.c.position, users.c.user_id)
+            .join(users, users.c.id == POSITIONS.c.user_pk)
+            .where(POSITIONS.c.kind == kind)
+            .order_by(POSITIONS.c.position)
+        ).all()
+    assert [r.position for r in rows] == list(range(1, len(rows) + 1))
+    return [r.user_id for r in rows]
+
+
+def moves_of(services: Services) -> list[tuple[str, int | None, int | None, str, int | None]]:
+    """Every recorded move, oldest first: (user id, old, new, reason, game)."""
+    users = User.__table__
+    with services.read_conn() as conn:
+        rows = conn.execute(
+            select(MOVES, users.c.user_id)
+            .join(users, users.c.id == MOVES.c.user_pk)
+            .order_by(MOVES.c.id)
+        ).all()
+    return [(r.user_id, r.old_position, r.new_position, r.reason, r.game_id) for r in rows]
+
+
+def challenge(client: TestClient, headers: Headers, opponent: str, status: int = 201) -> Any:
+    answer = client.post(
+        f"{API}/ladders/{KIND}/challenges", json={"opponent": opponent}, headers=headers
+    )
+    assert answer.status_code == status, answer.text
+    return answer.json()
+
+
+def resign(client: TestClient, headers: Headers, game_id: int) -> None:
+    game = client.get(f"{API}/games/{game_id}", headers=headers).json()
+    answer = client.post(
+        f"{API}/games/{game_id}/resign",
+        json={"expected_version": game["version"]},
+        headers=headers,
+    )
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["status"] == "finished"
+
+
+# -- joining, leaving, positions, history --------------------------------------------------------
+
+
+def test_join_leave_positions_and_history(client: TestClient, make_user: MakeUser) -> None:
+    ann, bob, cat = make_user("ann"), make_user("bob"), make_user("cat")
+    for headers, position in ((ann, 1), (bob, 2), (cat, 3)):
+        answer = client.post(f"{API}/ladders/{KIND}/join", headers=headers)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["position"] == position and answer.json()["players"] == position
+    again = client.post(f"{API}/ladders/{KIND}/join", headers=bob)
+    assert again.status_code == 409 and again.json()["code"] == "already_on_ladder"
+    nowhere = client.post(f"{API}/ladders/chess/join", headers=bob)
+    assert nowhere.status_code == 404 and nowhere.json()["code"] == "no_such_ladder"
+    assert client.get(f"{API}/ladders/chess").status_code == 404
+
+    listed = {row["kind"]: row for row in client.get(f"{API}/ladders", headers=cat).json()}
+    assert list(listed) == [
+        "tenthousand", "boatzee", "boatzee-double", "boatzee-triple", "boss", "holdem",
+    ]  # fmt: skip
+    assert listed[KIND] == {"kind": KIND, "title": "Ten Thousand", "players": 3, "my_position": 3}
+    assert listed["boss"]["players"] == 0 and listed["boss"]["my_position"] is None
+    assert client.get(f"{API}/ladders").json()[0]["my_position"] is None  # a visitor
+
+    board = client.get(f"{API}/ladders/{KIND}", headers=ann).json()
+    assert [p["user_id"] for p in board["positions"]] == ["ann", "bob", "cat"]
+    first = board["positions"][0]
+    assert first["rating"] == 1500 and first["provisional"] and first["rated_games"] == 0
+    assert not first["can_challenge"] and board["positions"][2]["can_challenge"]
+    assert board["me"]["position"] == 1 and board["me"]["vacation_days_left"] == 30
+    assert board["me"]["drop_due_at"] is not None and board["my_games"] == []
+
+    left = client.post(f"{API}/ladders/{KIND}/leave", headers=bob)
+    assert left.status_code == 200 and left.json()["position"] is None
+    assert left.json()["players"] == 2
+    gone = client.post(f"{API}/ladders/{KIND}/leave", headers=bob)
+    assert gone.status_code == 409 and gone.json()["code"] == "not_on_ladder"
+    board = client.get(f"{API}/ladders/{KIND}").json()
+    assert [(p["position"], p["user_id"]) for p in board["positions"]] == [(1, "ann"), (2, "cat")]
+
+    history = client.get(f"{API}/ladders/{KIND}/history", params={"limit": 2}).json()
+    seen = [
+        (m["user_id"], m["old_position"], m["new_position"], m["reason"]) for m in history["moves"]
+    ]
+    assert seen == [("cat", 3, 2, "moved_up"), ("bob", 2, None, "left")]
+    rest = client.get(
+        f"{API}/ladders/{KIND}/history", params={"cursor": history["next"], "limit": 10}
+    ).json()
+    assert [(m["user_id"], m["reason"]) for m in rest["moves"]] == [
+        ("cat", "joined"), ("bob", "joined"), ("ann", "joined"),
+    ]  # fmt: skip
+    assert rest["next"] is None
+    bad = client.get(f"{API}/ladders/{KIND}/history", params={"cursor": "x1"})
+    assert bad.status_code == 422 and bad.json()["code"] == "invalid_cursor"
+    # Rejoining enters at the bottom.
+    back = client.post(f"{API}/ladders/{KIND}/join", headers=bob)
+    assert back.json()["position"] == 3
+
+
+def test_a_page_of_positions(client: TestClient, services: Services) -> None:
+    names = [name for name, _ in people(services, 7)]
+    join_all(services, names)
+    page = client.get(f"{API}/ladders/{KIND}", params={"start": 3, "limit": 2}).json()
+    assert [p["position"] for p in page["positions"]] == [3, 4] and page["next_start"] == 5
+    last = client.get(f"{API}/ladders/{KIND}", params={"start": 6, "limit": 5}).json()
+    assert [p["user_id"] for p in last["positions"]] == ["p5", "p6"] and last["next_start"] is None
+
+
+# -- challenges ------------------------------------------------------------------------------------
+
+
+def test_the_rules_of_a_challenge(client: TestClient, services: Services) -> None:
+    cast = people(services, 24)
+    headers = dict(cast)
+    join_all(services, [name for name, _ in cast[:23]])  # p23 stays off the ladder
+    top = headers["p0"]
+    assert challenge(client, top, "p0", 422)["code"] == "yourself"
+    assert challenge(client, top, "nobody", 422)["code"] == "unknown_user"
+    assert challenge(client, headers["p23"], "p0", 409)["code"] == "not_on_ladder"
+    assert challenge(client, top, "p23", 409)["code"] == "opponent_not_on_ladder"
+    far = challenge(client, top, "p21", 409)  # 21 places below
+    assert far["code"] == "too_far" and "20 places" in far["error"]
+    assert challenge(client, headers["p21"], "p0", 409)["code"] == "too_far"  # 21 above
+    made = challenge(client, top, "p20")  # exactly 20 places: allowed
+    assert made["challenger"] == "p0" and made["opponent"] == "p20" and made["open"]
+    challenge(client, headers["p20"], "p0")  # being challenged does not use up my own
+    challenge(client, top, "p1")
+    third = challenge(client, top, "p2", 429)
+    assert third["code"] == "too_many_challenges"
+    board = client.get(f"{API}/ladders/{KIND}", headers=top).json()
+    assert board["me"]["open_challenges"] == 2 and len(board["my_games"]) == 3
+    marks = {p["user_id"]: p for p in board["positions"]}
+    assert marks["p20"]["challenged_by_me"] and marks["p20"]["challenges_me"]
+    assert marks["p1"]["challenged_by_me"] and marks["p1"]["in_game"]
+    assert not any(p["can_challenge"] for p in board["positions"])  # 2 of mine are open
+    assert board["me"]["drop_due_at"] is None  # in a game: inactivity waits
+    # The same rule on another ladder is counted apart.
+    for name in ("p0", "p1", "p2"):
+        assert client.post(f"{API}/ladders/boss/join", headers=headers[name]).status_code == 200
+    answer = client.post(f"{API}/ladders/boss/challenges", json={"opponent": "p2"}, headers=top)
+    assert answer.status_code == 201, answer.text
+
+
+def test_no_challenge_across_an_ignore_or_against_the_setting(
+    client: TestClient, services: Services
+) -> None:
+    cast = dict(people(services, 4, "q"))
+    join_all(services, list(cast))
+    q0, q1, q2 = (pk_of(services, n) for n in ("q0", "q1", "q2"))
+    write(services, lambda c: relations.put(c, q0, q1, "ignore", None))
+    write(services, lambda c: user_settings.change(c, q2, {"challenges_from": "nobody"}))
+    ignored = challenge(client, cast["q1"], "q0", 403)
+    ignoring = challenge(client, cast["q0"], "q1", 403)
+    by_setting = challenge(client, cast["q3"], "q2", 403)
+    assert ignored["code"] == ignoring["code"] == by_setting["code"] == "not_accepted"
+    assert ignored["error"] == "q0 does not accept challenges from you"
+    assert by_setting["error"] == "q2 does not accept challenges from you"
+    assert client.get(f"{API}/games", headers=cast["q0"]).json() == []
+    challenge(client, cast["q2"], "q3")  # the setting is q2's, not a wall
+
+
+def test_a_challenge_starts_a_rated_ladder_game_at_once(
+    client: TestClient, services: Services
+) -> None:
+    cast = dict(people(services, 2, "r"))
+    join_all(services, list(cast))
+    made = challenge(client, cast["r1"], "r0")
+    game = client.get(f"{API}/games/{made['game_id']}", headers=cast["r0"]).json()
+    assert game["status"] == "active" and game["game"] == "tenthousand"
+    assert game["rating_kind"] == KIND and game["ladder"] is True
+    assert game["pace"]["name"] == "days-3"
+    assert sorted(s["user"] for s in game["seats"]) == ["r0", "r1"]
+    assert not any(s["invited"] for s in game["seats"])
+    listed = client.get(f"{API}/games", headers=cast["r0"]).json()
+    assert [(g["id"], g["ladder"], g["invitation"]) for g in listed] == [
+        (made["game_id"], True, False)
+    ]
+    wrong = client.get(f"{API}/users/r0/games", params={"kind": "friendly"})
+    assert wrong.status_code == 422 and wrong.json()["code"] == "invalid_kind"
+    friendly = client.post(
+        f"{API}/games", json={"game": "tenthousand", "seats": ["me", "bot:random"]},
+        headers=cast["r0"],
+    ).json()  # fmt: skip
+    assert friendly["ladder"] is False
+    history = client.get(
+        f"{API}/users/r0/games", params={"state": "active", "kind": "ladder"}
+    ).json()
+    assert [g["id"] for g in history["games"]] == [made["game_id"]]
+    with services.read_conn() as conn:
+        told = conn.execute(
+            select(Notification.__table__.c.text).where(
+                Notification.__table__.c.kind == "ladder",
+                Notification.__table__.c.user_pk == pk_of(services, "r0"),
+            )
+        ).scalar_one()
+    assert "r1 challenged you on the Ten Thousand ladder" in told
+
+
+def test_a_win_from_below_takes_the_place_and_moves_those_between_down(
+    client: TestClient, services: Services
+) -> None:
+    cast = dict(people(services, 6, "s"))
+    join_all(services, list(cast))
+    made = challenge(client, cast["s4"], "s1")  # 5th challenges 2nd
+    before = len(moves_of(services))
+    resign(client, cast["s1"], made["game_id"])  # the higher player resigns: s4 wins
+    assert order(services) == ["s0", "s4", "s1", "s2", "s3", "s5"]
+    assert moves_of(services)[before:] == [
+        ("s4", 5, 2, "won", made["game_id"]),
+        ("s1", 2, 3, "passed", made["game_id"]),
+        ("s2", 3, 4, "passed", made["game_id"]),
+        ("s3", 4, 5, "passed", made["game_id"]),
+    ]
+    board = client.get(f"{API}/ladders/{KIND}", headers=cast["s4"]).json()
+    assert board["me"]["open_challenges"] == 0 and board["my_games"] == []
+    rated = {p["user_id"]: p for p in board["positions"]}
+    assert rated["s4"]["rating"] > 1500 > rated["s1"]["rating"]
+    assert rated["s4"]["rated_games"] == 1
+    with services.read_conn() as conn:
+        changes = conn.execute(
+            select(func.count()).where(RatingChange.__table__.c.game_id == made["game_id"])
+        ).scalar_one()
+    assert changes == 2
+    finished = client.get(f"{API}/users/s4/games", params={"kind": "ladder"}).json()["games"]
+    assert [(g["id"], g["result"], g["ladder"]) for g in finished] == [
+        (made["game_id"], "win", True)
+    ]
+
+
+def test_a_win_from_above_or_an_abort_moves_nothing(client: TestClient, services: Services) -> None:
+    cast = dict(people(services, 4, "u"))
+    join_all(services, list(cast))
+    made = challenge(client, cast["u0"], "u3")
+    before = moves_of(services)
+    resign(client, cast["u3"], made["game_id"])  # the higher player wins
+    assert order(services) == ["u0", "u1", "u2", "u3"] and moves_of(services) == before
+    made = challenge(client, cast["u3"], "u1")
+    game = client.get(f"{API}/games/{made['game_id']}", headers=cast["u1"]).json()
+    aborted = client.post(
+        f"{API}/games/{made['game_id']}/abort",
+        json={"expected_version": game["version"]},
+        headers=cast["u1"],
+    )
+    assert aborted.status_code == 200 and aborted.json()["status"] == "aborted"
+    assert order(services) == ["u0", "u1", "u2", "u3"] and moves_of(services) == before
+    board = client.get(f"{API}/ladders/{KIND}", headers=cast["u3"]).json()
+    assert board["me"]["open_challenges"] == 0  # both challenges closed
+
+
+def test_a_result_after_leaving_moves_nobody(client: TestClient, services: Services) -> None:
+    cast = dict(people(services, 3, "v"))
+    join_all(services, list(cast))
+    made = challenge(client, cast["v2"], "v0")
+    assert client.post(f"{API}/ladders/{KIND}/leave", headers=cast["v0"]).status_code == 200
+    resign(client, cast["v0"], made["game_id"])
+    assert order(services) == ["v1", "v2"]
+
+
+def test_two_ladder_games_ending_at_once_keep_the_ladder_whole(
+    client: TestClient, services: Services
+) -> None:
+    cast = dict(people(services, 6, "w"))
+    join_all(services, list(cast))
+    first = challenge(client, cast["w4"], "w1")
+    second = challenge(client, cast["w5"], "w3")
+    errors: list[BaseException] = []
+
+    def lose(name: str, game_id: int) -> None:
+        try:
+            resign(client, cast[name], game_id)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [
+        threading.Thread(target=lose, args=("w1", first["game_id"])),
+        threading.Thread(target=lose, args=("w3", second["game_id"])),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    # In either order (w4 over w1 first, then w5 at 6 over w3 at 5; or w5 over w3 at 4
+    # first, then w4 at 6 over w1) the two wins end the same way.
+    assert order(services) == ["w0", "w4", "w1", "w2", "w5", "w3"]
+
+
+# -- inactivity and vacation --------------------------------------------------------------------
+
+
+def _idle_ladder(services: Services, count: int, subject: int) -> dict[str, Headers]:
+    """``count`` players joined at T0 (their bearer headers, top first); all but
+    ``subject`` (an index) count as active for years."""
+    cast = dict(people(services, count, "i"))
+    names = list(cast)
+    join_all(services, names, T0)
+    others = [pk_of(services, n) for i, n in enumerate(names) if i != subject]
+    write(
+        services,
+        lambda c: c.execute(
+            update(POSITIONS)
+            .where(POSITIONS.c.user_pk.in_(others))
+            .values(active_at=T0 + timedelta(days=3650))
+        ),
+    )
+    return cast
+
+
+def drops(services: Services, at: datetime) -> int:
+    return int(write(services, lambda c: ladder_inactivity.apply_inactivity(c, at)))
+
+
+def test_inactivity_drops_five_places_after_14_days_and_every_week(services: Services) -> None:
+    names = list(_idle_ladder(services, 15, subject=2))
+    assert drops(services, T0 + timedelta(days=13, hours=23)) == 0
+    with services.read_conn() as conn:
+        assert not ladder_inactivity.work_due(conn, T0 + timedelta(days=13, hours=23))
+        assert ladder_inactivity.work_due(conn, T0 + timedelta(days=14))
+    assert drops(services, T0 + timedelta(days=14)) == 1
+    expected = names[:2] + names[3:8] + [names[2]] + names[8:]
+    assert order(services) == expected  # 3rd -> 8th, 4th..8th up one
+    assert moves_of(services)[15:] == [
+        ("i2", 3, 8, "inactive", None),
+        *[(names[i], i + 1, i, "moved_up", None) for i in range(3, 8)],
+    ]
+    assert drops(services, T0 + timedelta(days=14)) == 0  # idempotent
+    assert drops(services, T0 + timedelta(days=20, hours=23)) == 0
+    assert drops(services, T0 + timedelta(days=21)) == 1
+    assert order(services).index("i2") == 12
+    # Near the bottom a drop stops there; at the bottom it moves nothing.
+    assert drops(services, T0 + timedelta(days=28)) == 1
+    assert order(services)[-1] == "i2"
+    recorded = len(moves_of(services))
+    assert drops(services, T0 + timedelta(days=35)) == 1
+    assert len(moves_of(services)) == recorded
+
+
+def test_a_missed_run_catches_up_every_drop_due(services: Services) -> None:
+    _idle_ladder(services, 30, subject=0)
+    assert drops(services, T0 + timedelta(days=35)) == 4  # due at 14, 21, 28 and 35 days
+    assert order(services).index("i0") == 20
+    assert drops(services, T0 + timedelta(days=35)) == 0
+
+
+def test_playing_resets_the_clock_and_a_game_in_progress_holds_it(
+    client: TestClient, services: Services
+) -> None:
+    cast = _idle_ladder(services, 8, subject=1)
+    opponent = "i0"
+    later = T0 + timedelta(days=30)
+    write(
+        services,
+        lambda c: c.execute(
+            update(POSITIONS).where(POSITIONS.c.user_pk == pk_of(services, opponent))
+            .values(active_at=T0)
+        ),
+    )  # fmt: skip
+    made = challenge(client, cast["i1"], opponent)
+    assert drops(services, later) == 0  # both are in a ladder game
+    resign(client, cast[opponent], made["game_id"])
+    assert order(services)[:2] == ["i1", "i0"]
+    # The game ended now: neither is idle for 14 days from now.
+    assert drops(services, now() + timedelta(days=13)) == 0
+    assert drops(services, now() + timedelta(days=14, minutes=1)) == 2
+
+
+def test_ladder_vacation_pauses_the_clock(services: Services) -> None:
+    _idle_ladder(services, 12, subject=0)
+    subject = pk_of(services, "i0")
+    taken = write(
+        services, lambda c: ladders.take_vacation(c, KIND, subject, 10, T0 + timedelta(days=5))
+    )
+    assert taken["vacation_days_left"] == 20
+    assert taken["vacation_until"] == (T0 + timedelta(days=15)).isoformat()
+    assert taken["drop_due_at"] == (T0 + timedelta(days=24)).isoformat()
+    assert drops(services, T0 + timedelta(days=23, hours=23)) == 0
+    assert drops(services, T0 + timedelta(days=24)) == 1
+    assert order(services).index("i0") == 5
+    # The next drop a week later, unless more vacation pauses it (added to none running).
+    more = write(
+        services, lambda c: ladders.take_vacation(c, KIND, subject, 20, T0 + timedelta(days=25))
+    )
+    assert more["vacation_days_left"] == 0
+    assert more["drop_due_at"] == (T0 + timedelta(days=51)).isoformat()
+    assert drops(services, T0 + timedelta(days=50)) == 0
+    with pytest.raises(Refused) as refused:
+        write(
+            services, lambda c: ladders.take_vacation(c, KIND, subject, 1, T0 + timedelta(days=26))
+        )
+    assert refused.value.code == "not_enough_ladder_vacation"
+    # A new year brings 30 days again.
+    next_year = datetime(2032, 1, 2, tzinfo=UTC)
+    again = write(services, lambda c: ladders.take_vacation(c, KIND, subject, 3, next_year))
+    assert again["vacation_days_left"] == 27
+
+
+def test_vacation_first_applies_a_drop_already_due(services: Services) -> None:
+    _idle_ladder(services, 10, subject=0)
+    subject = pk_of(services, "i0")
+    write(services, lambda c: ladders.take_vacation(c, KIND, subject, 5, T0 + timedelta(days=15)))
+    assert order(services).index("i0") == 5  # the drop due at 14 days happened first
+
+
+def test_the_vacation_api(client: TestClient, make_user: MakeUser) -> None:
+    ann = make_user("ann")
+    off = client.post(f"{API}/ladders/{KIND}/vacation", json={"days": 3}, headers=ann)
+    assert off.status_code == 409 and off.json()["code"] == "not_on_ladder"
+    client.post(f"{API}/ladders/{KIND}/join", headers=ann)
+    taken = client.post(f"{API}/ladders/{KIND}/vacation", json={"days": 7}, headers=ann)
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["vacation_days_left"] == 23 and taken.json()["vacation_until"]
+    too_long = client.post(f"{API}/ladders/{KIND}/vacation", json={"days": 24}, headers=ann)
+    assert too_long.status_code == 422
+    assert too_long.json()["code"] == "not_enough_ladder_vacation"
+    assert "23 days" in too_long.json()["error"]
+    assert (
+        client.post(f"{API}/ladders/{KIND}/vacation", json={"days": 0}, headers=ann).status_code
+        == 422
+    )
+    board = client.get(f"{API}/ladders/{KIND}", headers=ann).json()
+    assert board["positions"][0]["vacation_until"] == taken.json()["vacation_until"]
+
+
+def test_the_job_run_twice_at_once_drops_each_player_once(services: Services) -> None:
+    _idle_ladder(services, 20, subject=1)
+    idle = pk_of(services, "i6")
+    write(
+        services,
+        lambda c: c.execute(
+            update(POSITIONS).where(POSITIONS.c.user_pk == idle).values(active_at=T0)
+        ),
+    )
+    at = T0 + timedelta(days=14)
+    counts: list[int] = []
+    errors: list[BaseException] = []
+    gate = threading.Barrier(2)
+
+    def run() -> None:
+        try:
+            gate.wait()
+            counts.append(drops(services, at))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    assert sorted(counts) == [0, 2]
+    ranked = order(services)
+    assert ranked.index("i1") == 5 and ranked.index("i6") == 10
+    assert sum(1 for m in moves_of(services) if m[3] == "inactive") == 2
+
+
+def test_the_bot_driver_applies_the_drops(services: Services) -> None:
+    names = [name for name, _ in people(services, 8, "d")]
+    long_ago = now() - timedelta(days=15)
+    join_all(services, names, long_ago)
+    write(
+        services,
+        lambda c: c.execute(
+            update(POSITIONS)
+            .where(POSITIONS.c.user_pk != pk_of(services, "d0"))
+            .values(active_at=now())
+        ),
+    )
+    with TestClient(create_app(services=services)):
+        deadline = time.monotonic() + 15
+        while order(services)[0] == "d0" and time.monotonic() < deadline:
+            time.sleep(0.1)
+    assert order(services).index("d0") == 5
