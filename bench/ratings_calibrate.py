@@ -39,10 +39,11 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from itertools import pairwise
+from typing import Any, TypeVar
 
 from openskill.models import BradleyTerryFull
 from scipy.stats import spearmanr
@@ -58,6 +59,8 @@ DEFAULT_TAU = 25 / 300
 #: tau is beta over this (openskill's defaults' ratio).
 TAU_RATIO = 50.0
 CHECKPOINTS = (50, 200, 1000)
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -242,28 +245,23 @@ def simulate(
         tasks += kind_tasks
     chunks = [tasks[i : i + 25] for i in range(0, len(tasks), 25)]
     results: list[tuple[int, ...]] = []
-    with multiprocessing.Pool(workers) if workers > 1 else _Serial() as pool:
-        for done, chunk in enumerate(pool.imap(_play_chunk, chunks), 1):
-            results += chunk
-            if done % 40 == 0 or done == len(chunks):
-                _say(f"simulated {len(results)} of {len(tasks)} games")
+    for done, chunk in enumerate(_imap(_play_chunk, chunks, workers), 1):
+        results += chunk
+        if done % 40 == 0 or done == len(chunks):
+            _say(f"simulated {len(results)} of {len(tasks)} games")
     position = iter(results)
     for league in leagues.values():
         league.played = [Played(p.round, p.players, next(position)) for p in league.played]
     return leagues
 
 
-class _Serial:
-    """A stand-in for a pool that maps in this process."""
-
-    def __enter__(self) -> _Serial:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def imap(self, function: Any, items: Iterable[Any]) -> Iterable[Any]:
-        return map(function, items)
+def _imap(function: Callable[[T], R], items: Sequence[T], workers: int) -> Iterator[R]:
+    """``map`` over ``workers`` processes (1: in this one), in order."""
+    if workers <= 1:
+        yield from map(function, items)
+        return
+    with multiprocessing.Pool(workers) as pool:
+        yield from pool.imap(function, items)
 
 
 # -- replay and fit ----------------------------------------------------------------------
@@ -277,11 +275,12 @@ class Replay:
     sigma: list[float]
     log_likelihood: float = 0.0
     pairs: int = 0
-    #: The first round after which the median sigma is below ``model.PROVISIONAL_SIGMA``.
-    settled_round: int | None = None
-    #: Two-seat games after round 50: the favourite's predicted chance (openskill's
-    #: ``predict_win``, as the site shows it), and whether it finished first (a tie: 0.5).
-    favourite: list[tuple[float, float]] = field(default_factory=list)
+    #: The median sigma after 10, 50, 200 and 1000 rounds (those reached).
+    sigma_after: dict[str, float] = field(default_factory=dict)
+    #: Two-seat games after round 50: the favourite's chance by openskill's ``predict_win``
+    #: (``model.win_chances``) and by the Bradley-Terry pair probability the update uses,
+    #: and whether it finished first (a tie: 0.5).
+    favourite: list[tuple[float, float, float]] = field(default_factory=list)
 
 
 def _pair_log_likelihood(d: float, c: float, s: float) -> float:
@@ -309,7 +308,7 @@ def replay(
         if not first <= game.round < last:
             continue
         if game.round != round_:
-            _check_settled(out, round_)
+            _note_sigma(out, round_ + 1 - first)
             round_ = game.round
         seats, where = game.players, game.places
         for a in range(len(seats)):
@@ -324,17 +323,21 @@ def replay(
             chances = rater.predict_win(teams)
             top = 0 if chances[0] >= chances[1] else 1
             won = 0.5 if where[0] == where[1] else float(where[top] < where[1 - top])
-            out.favourite.append((float(chances[top]), won))
+            i, j = seats[top], seats[1 - top]
+            pair = 1 / (
+                1 + math.exp((mu[j] - mu[i]) / math.sqrt(sigma[i] ** 2 + sigma[j] ** 2 + extra))
+            )
+            out.favourite.append((float(chances[top]), pair, won))
         rated = rater.rate(teams, ranks=[float(p) for p in where])
         for p, team in zip(seats, rated, strict=True):
             mu[p], sigma[p] = team[0].mu, team[0].sigma
-    _check_settled(out, round_)
+    _note_sigma(out, round_ + 1 - first)
     return out
 
 
-def _check_settled(out: Replay, round_: int) -> None:
-    if out.settled_round is None and statistics.median(out.sigma) < model.PROVISIONAL_SIGMA:
-        out.settled_round = round_ + 1
+def _note_sigma(out: Replay, rounds: int) -> None:
+    if rounds in (10, *CHECKPOINTS):
+        out.sigma_after[str(rounds)] = round(statistics.median(out.sigma), 2)
 
 
 def mean_log_likelihood(league: League, beta: float) -> float:
@@ -370,29 +373,36 @@ def fit_beta(league: League, coarse: int = 4) -> tuple[float, dict[float, float]
 # -- evaluation --------------------------------------------------------------------------
 
 
-def ordered(tiers: Sequence[int], mu: Sequence[float]) -> bool:
-    """Whether the mean mu of each tier is strictly above the tier below's."""
-    means = [
+def tier_means(tiers: Sequence[int], mu: Sequence[float]) -> list[float]:
+    """The mean mu of each tier's players, weakest tier first."""
+    return [
         statistics.fmean(m for t, m in zip(tiers, mu, strict=True) if t == tier)
         for tier in range(max(tiers) + 1)
     ]
-    return all(a < b for a, b in zip(means, means[1:], strict=False))
+
+
+def ordered(tiers: Sequence[int], mu: Sequence[float]) -> bool:
+    """Whether the mean mu of each tier is strictly above the tier below's."""
+    return all(a < b for a, b in pairwise(tier_means(tiers, mu)))
 
 
 def rank_figures(league: League, beta: float, tau: float) -> dict[str, Any]:
-    """Spearman (mean over disjoint windows) and tier order (windows ordered) after each
-    checkpoint's number of games."""
-    spearman, order = {}, {}
+    """After each checkpoint's number of games: Spearman (the mean over disjoint windows),
+    in how many windows the tiers are ordered, and each adjacent pair of tiers."""
+    spearman, order, adjacent = {}, {}, {}
     for games_each in (c for c in CHECKPOINTS if c <= league.rounds):
-        rhos, good = [], 0
+        rhos, good, pairs = [], 0, [0] * (max(league.tiers))
         windows = league.rounds // games_each
         for window in range(windows):
             run = replay(league, beta, tau, window * games_each, (window + 1) * games_each)
             rhos.append(float(spearmanr(league.tiers, run.mu).statistic))
             good += ordered(league.tiers, run.mu)
+            for pair, (low, high) in enumerate(pairwise(tier_means(league.tiers, run.mu))):
+                pairs[pair] += low < high
         spearman[str(games_each)] = round(statistics.fmean(rhos), 3)
         order[str(games_each)] = f"{good}/{windows}"
-    return {"spearman": spearman, "ordered": order}
+        adjacent[str(games_each)] = [f"{n}/{windows}" for n in pairs]
+    return {"spearman": spearman, "ordered": order, "adjacent_tiers_ordered": adjacent}
 
 
 def tier_scores(league: League) -> list[float]:
@@ -410,12 +420,25 @@ def tier_scores(league: League) -> list[float]:
     return [round(w / max(1, m), 3) for w, m in zip(won, met, strict=True)]
 
 
+def config_figures(league: League, beta: float, tau: float) -> dict[str, Any]:
+    """What one pair of constants does on ``league``."""
+    run = replay(league, beta, tau)
+    return {
+        "beta": beta,
+        "tau": tau,
+        "log_likelihood_per_pair": round(run.log_likelihood / max(1, run.pairs), 4),
+        **rank_figures(league, beta, tau),
+        "median_sigma_after": run.sigma_after,
+        "favourite_two_seats": _favourite(run.favourite),
+    }
+
+
 def calibrate(league: League, coarse: int = 4) -> dict[str, Any]:
-    """The chosen constants for ``league``'s kind and the figures that back them."""
+    """The chosen constants for ``league``'s kind and the figures that back them: for the
+    chosen constants, openskill's defaults, and the chosen beta with openskill's tau."""
     fitted, _ = fit_beta(league, coarse)
     beta = float(f"{fitted:.2g}") if fitted < 10 else float(round(fitted))
     tau = round(beta / TAU_RATIO, 3)
-    chosen, default = replay(league, beta, tau), replay(league, DEFAULT_BETA, DEFAULT_TAU)
     setup = SETUPS[league.kind]
     return {
         "tiers": [list(t) for t in setup.tiers],
@@ -427,28 +450,20 @@ def calibrate(league: League, coarse: int = 4) -> dict[str, Any]:
         "beta_fitted": round(fitted, 2),
         "beta": beta,
         "tau": tau,
-        "log_likelihood_per_pair": {
-            "chosen": round(chosen.log_likelihood / max(1, chosen.pairs), 4),
-            "default": round(default.log_likelihood / max(1, default.pairs), 4),
-        },
-        "chosen": rank_figures(league, beta, tau),
-        "default": rank_figures(league, DEFAULT_BETA, DEFAULT_TAU),
-        "median_sigma_at_end": {
-            "chosen": round(statistics.median(chosen.sigma), 2),
-            "default": round(statistics.median(default.sigma), 2),
-        },
-        "rounds_to_median_sigma_below_provisional": chosen.settled_round,
-        "favourite_two_seats": _favourite(chosen.favourite),
+        "chosen": config_figures(league, beta, tau),
+        "openskill_defaults": config_figures(league, DEFAULT_BETA, DEFAULT_TAU),
+        "chosen_beta_openskill_tau": config_figures(league, beta, DEFAULT_TAU),
     }
 
 
-def _favourite(seen: list[tuple[float, float]]) -> dict[str, Any] | None:
+def _favourite(seen: list[tuple[float, float, float]]) -> dict[str, Any] | None:
     if not seen:
         return None
     return {
         "games": len(seen),
-        "predicted": round(statistics.fmean(p for p, _ in seen), 3),
-        "won": round(statistics.fmean(w for _, w in seen), 3),
+        "predict_win": round(statistics.fmean(p for p, _, _ in seen), 3),
+        "bradley_terry": round(statistics.fmean(p for _, p, _ in seen), 3),
+        "won": round(statistics.fmean(w for _, _, w in seen), 3),
     }
 
 
@@ -470,7 +485,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--quick", action="store_true", help="200 games, a coarse fit")
-    args = parser.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(given)
     rounds = 200 if args.quick else args.games
     kinds = [k for k in args.kinds.split(",") if k]
     unknown = [k for k in kinds if k not in SETUPS]
@@ -481,10 +497,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     simulated = time.perf_counter()
     coarse = 2 if args.quick else 4
     jobs = [(leagues[k], coarse) for k in kinds]
-    with multiprocessing.Pool(args.workers) if args.workers > 1 else _Serial() as pool:
-        figures = dict(pool.imap(_calibrate_one, jobs))
+    figures = dict(_imap(_calibrate_one, jobs, args.workers))
     out = {
-        "command": "python bench/ratings_calibrate.py " + " ".join(sys.argv[1:] if argv is None else argv),
+        "command": " ".join(["python bench/ratings_calibrate.py", *given]),
         "seed": args.seed,
         "games_per_player": rounds,
         "copies_per_tier": args.copies,

@@ -1,28 +1,23 @@
 """Ladders on SQLite and PostgreSQL: joining at the bottom, leaving, the positions and the
 record of moves; the rules of a challenge; a challenge starts a rated ladder game at once;
-a win from below takes the loser's place, a win from above or an abort moves nothing;
-inactivity drops 5 places after 14 days and every week after, ladder vacation pauses it,
-and the job is idempotent, safe to run twice at once, and run by the bot driver."""
+a win from below takes the loser's place, a win from above or an abort moves nothing.
+(Inactivity and ladder vacation: test_ladder_inactivity.py.)"""
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Connection, func, select, update
+from sqlalchemy import Connection, func, select
 
-from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import Notification, RatingChange, User
-from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.people import settings as user_settings
-from dicehall.server.domain.ratings import ladder_inactivity, ladders
+from dicehall.server.domain.ratings import ladders
 from dicehall.server.domain.ratings.ladder_moves import MOVES, POSITIONS
 from dicehall.server.domain.services import Services
 from tests.live import add_user
@@ -147,7 +142,7 @@ def test_join_leave_positions_and_history(client: TestClient, make_user: MakeUse
     seen = [
         (m["user_id"], m["old_position"], m["new_position"], m["reason"]) for m in history["moves"]
     ]
-    assert seen == [("cat", 3, 2, "moved_up"), ("bob", 2, None, "left")]
+    assert seen == [("bob", 2, None, "left"), ("cat", 3, 2, "moved_up")]
     rest = client.get(
         f"{API}/ladders/{KIND}/history", params={"cursor": history["next"], "limit": 10}
     ).json()
@@ -270,11 +265,12 @@ def test_a_win_from_below_takes_the_place_and_moves_those_between_down(
     before = len(moves_of(services))
     resign(client, cast["s1"], made["game_id"])  # the higher player resigns: s4 wins
     assert order(services) == ["s0", "s4", "s1", "s2", "s3", "s5"]
+    # Recorded with the cause last, so that the record read newest first starts with it.
     assert moves_of(services)[before:] == [
-        ("s4", 5, 2, "won", made["game_id"]),
-        ("s1", 2, 3, "passed", made["game_id"]),
-        ("s2", 3, 4, "passed", made["game_id"]),
         ("s3", 4, 5, "passed", made["game_id"]),
+        ("s2", 3, 4, "passed", made["game_id"]),
+        ("s1", 2, 3, "passed", made["game_id"]),
+        ("s4", 5, 2, "won", made["game_id"]),
     ]
     board = client.get(f"{API}/ladders/{KIND}", headers=cast["s4"]).json()
     assert board["me"]["open_challenges"] == 0 and board["my_games"] == []
@@ -348,191 +344,3 @@ def test_two_ladder_games_ending_at_once_keep_the_ladder_whole(
     # In either order (w4 over w1 first, then w5 at 6 over w3 at 5; or w5 over w3 at 4
     # first, then w4 at 6 over w1) the two wins end the same way.
     assert order(services) == ["w0", "w4", "w1", "w2", "w5", "w3"]
-
-
-# -- inactivity and vacation --------------------------------------------------------------------
-
-
-def _idle_ladder(services: Services, count: int, subject: int) -> dict[str, Headers]:
-    """``count`` players joined at T0 (their bearer headers, top first); all but
-    ``subject`` (an index) count as active for years."""
-    cast = dict(people(services, count, "i"))
-    names = list(cast)
-    join_all(services, names, T0)
-    others = [pk_of(services, n) for i, n in enumerate(names) if i != subject]
-    write(
-        services,
-        lambda c: c.execute(
-            update(POSITIONS)
-            .where(POSITIONS.c.user_pk.in_(others))
-            .values(active_at=T0 + timedelta(days=3650))
-        ),
-    )
-    return cast
-
-
-def drops(services: Services, at: datetime) -> int:
-    return int(write(services, lambda c: ladder_inactivity.apply_inactivity(c, at)))
-
-
-def test_inactivity_drops_five_places_after_14_days_and_every_week(services: Services) -> None:
-    names = list(_idle_ladder(services, 15, subject=2))
-    assert drops(services, T0 + timedelta(days=13, hours=23)) == 0
-    with services.read_conn() as conn:
-        assert not ladder_inactivity.work_due(conn, T0 + timedelta(days=13, hours=23))
-        assert ladder_inactivity.work_due(conn, T0 + timedelta(days=14))
-    assert drops(services, T0 + timedelta(days=14)) == 1
-    expected = names[:2] + names[3:8] + [names[2]] + names[8:]
-    assert order(services) == expected  # 3rd -> 8th, 4th..8th up one
-    assert moves_of(services)[15:] == [
-        ("i2", 3, 8, "inactive", None),
-        *[(names[i], i + 1, i, "moved_up", None) for i in range(3, 8)],
-    ]
-    assert drops(services, T0 + timedelta(days=14)) == 0  # idempotent
-    assert drops(services, T0 + timedelta(days=20, hours=23)) == 0
-    assert drops(services, T0 + timedelta(days=21)) == 1
-    assert order(services).index("i2") == 12
-    # Near the bottom a drop stops there; at the bottom it moves nothing.
-    assert drops(services, T0 + timedelta(days=28)) == 1
-    assert order(services)[-1] == "i2"
-    recorded = len(moves_of(services))
-    assert drops(services, T0 + timedelta(days=35)) == 1
-    assert len(moves_of(services)) == recorded
-
-
-def test_a_missed_run_catches_up_every_drop_due(services: Services) -> None:
-    _idle_ladder(services, 30, subject=0)
-    assert drops(services, T0 + timedelta(days=35)) == 4  # due at 14, 21, 28 and 35 days
-    assert order(services).index("i0") == 20
-    assert drops(services, T0 + timedelta(days=35)) == 0
-
-
-def test_playing_resets_the_clock_and_a_game_in_progress_holds_it(
-    client: TestClient, services: Services
-) -> None:
-    cast = _idle_ladder(services, 8, subject=1)
-    opponent = "i0"
-    later = T0 + timedelta(days=30)
-    write(
-        services,
-        lambda c: c.execute(
-            update(POSITIONS).where(POSITIONS.c.user_pk == pk_of(services, opponent))
-            .values(active_at=T0)
-        ),
-    )  # fmt: skip
-    made = challenge(client, cast["i1"], opponent)
-    assert drops(services, later) == 0  # both are in a ladder game
-    resign(client, cast[opponent], made["game_id"])
-    assert order(services)[:2] == ["i1", "i0"]
-    # The game ended now: neither is idle for 14 days from now.
-    assert drops(services, now() + timedelta(days=13)) == 0
-    assert drops(services, now() + timedelta(days=14, minutes=1)) == 2
-
-
-def test_ladder_vacation_pauses_the_clock(services: Services) -> None:
-    _idle_ladder(services, 12, subject=0)
-    subject = pk_of(services, "i0")
-    taken = write(
-        services, lambda c: ladders.take_vacation(c, KIND, subject, 10, T0 + timedelta(days=5))
-    )
-    assert taken["vacation_days_left"] == 20
-    assert taken["vacation_until"] == (T0 + timedelta(days=15)).isoformat()
-    assert taken["drop_due_at"] == (T0 + timedelta(days=24)).isoformat()
-    assert drops(services, T0 + timedelta(days=23, hours=23)) == 0
-    assert drops(services, T0 + timedelta(days=24)) == 1
-    assert order(services).index("i0") == 5
-    # The next drop a week later, unless more vacation pauses it (added to none running).
-    more = write(
-        services, lambda c: ladders.take_vacation(c, KIND, subject, 20, T0 + timedelta(days=25))
-    )
-    assert more["vacation_days_left"] == 0
-    assert more["drop_due_at"] == (T0 + timedelta(days=51)).isoformat()
-    assert drops(services, T0 + timedelta(days=50)) == 0
-    with pytest.raises(Refused) as refused:
-        write(
-            services, lambda c: ladders.take_vacation(c, KIND, subject, 1, T0 + timedelta(days=26))
-        )
-    assert refused.value.code == "not_enough_ladder_vacation"
-    # A new year brings 30 days again.
-    next_year = datetime(2032, 1, 2, tzinfo=UTC)
-    again = write(services, lambda c: ladders.take_vacation(c, KIND, subject, 3, next_year))
-    assert again["vacation_days_left"] == 27
-
-
-def test_vacation_first_applies_a_drop_already_due(services: Services) -> None:
-    _idle_ladder(services, 10, subject=0)
-    subject = pk_of(services, "i0")
-    write(services, lambda c: ladders.take_vacation(c, KIND, subject, 5, T0 + timedelta(days=15)))
-    assert order(services).index("i0") == 5  # the drop due at 14 days happened first
-
-
-def test_the_vacation_api(client: TestClient, make_user: MakeUser) -> None:
-    ann = make_user("ann")
-    off = client.post(f"{API}/ladders/{KIND}/vacation", json={"days": 3}, headers=ann)
-    assert off.status_code == 409 and off.json()["code"] == "not_on_ladder"
-    client.post(f"{API}/ladders/{KIND}/join", headers=ann)
-    taken = client.post(f"{API}/ladders/{KIND}/vacation", json={"days": 7}, headers=ann)
-    assert taken.status_code == 200, taken.text
-    assert taken.json()["vacation_days_left"] == 23 and taken.json()["vacation_until"]
-    too_long = client.post(f"{API}/ladders/{KIND}/vacation", json={"days": 24}, headers=ann)
-    assert too_long.status_code == 422
-    assert too_long.json()["code"] == "not_enough_ladder_vacation"
-    assert "23 days" in too_long.json()["error"]
-    assert (
-        client.post(f"{API}/ladders/{KIND}/vacation", json={"days": 0}, headers=ann).status_code
-        == 422
-    )
-    board = client.get(f"{API}/ladders/{KIND}", headers=ann).json()
-    assert board["positions"][0]["vacation_until"] == taken.json()["vacation_until"]
-
-
-def test_the_job_run_twice_at_once_drops_each_player_once(services: Services) -> None:
-    _idle_ladder(services, 20, subject=1)
-    idle = pk_of(services, "i6")
-    write(
-        services,
-        lambda c: c.execute(
-            update(POSITIONS).where(POSITIONS.c.user_pk == idle).values(active_at=T0)
-        ),
-    )
-    at = T0 + timedelta(days=14)
-    counts: list[int] = []
-    errors: list[BaseException] = []
-    gate = threading.Barrier(2)
-
-    def run() -> None:
-        try:
-            gate.wait()
-            counts.append(drops(services, at))
-        except BaseException as exc:
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors, errors
-    assert sorted(counts) == [0, 2]
-    ranked = order(services)
-    assert ranked.index("i1") == 5 and ranked.index("i6") == 10
-    assert sum(1 for m in moves_of(services) if m[3] == "inactive") == 2
-
-
-def test_the_bot_driver_applies_the_drops(services: Services) -> None:
-    names = [name for name, _ in people(services, 8, "d")]
-    long_ago = now() - timedelta(days=15)
-    join_all(services, names, long_ago)
-    write(
-        services,
-        lambda c: c.execute(
-            update(POSITIONS)
-            .where(POSITIONS.c.user_pk != pk_of(services, "d0"))
-            .values(active_at=now())
-        ),
-    )
-    with TestClient(create_app(services=services)):
-        deadline = time.monotonic() + 15
-        while order(services)[0] == "d0" and time.monotonic() < deadline:
-            time.sleep(0.1)
-    assert order(services).index("d0") == 5

@@ -93,6 +93,9 @@ OPERATION_IDS = {
     ("POST", "/ladders/{kind}/challenges"): "ladders-challenge",
     ("POST", "/ladders/{kind}/vacation"): "ladders-vacation",
     ("GET", "/ladders/{kind}/history"): "ladders-history",
+    ("GET", "/ratings"): "ratings-kinds",
+    ("GET", "/ratings/{kind}"): "ratings-leaderboard",
+    ("GET", "/users/{user_id}/ratings/{kind}/history"): "users-rating-history",
 }
 
 #: The operations that answer 201 Created.
@@ -220,6 +223,9 @@ def test_every_error_is_an_error_body(schema: dict[str, Any]) -> None:
             "presence-counts",
             "fairness-report",
             "fairness-batch",
+            "ratings-kinds",
+            "ratings-leaderboard",
+            "users-rating-history",
         }:
             assert "401" in errors, (method, path)  # signed in only
         if method != "GET" and operation["operationId"] not in {"auth-signup", "auth-login"}:

@@ -32,7 +32,7 @@ from schemathesis.specs.openapi.checks import (
 from sqlalchemy import select, update
 
 from dicehall.server.app import create_app
-from dicehall.server.core.models import DiceBatch, SeatRow, User
+from dicehall.server.core.models import DiceBatch, Rating, SeatRow, User
 from dicehall.server.core.security import issue_api_token
 from dicehall.server.domain.people import search
 from dicehall.server.domain.services import Services
@@ -385,6 +385,22 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
              body={"days": 2})  # fmt: skip
         call(client, "GET", "/ladders/{kind}/history", 200, me, path_parameters=ladder)
         call(client, "POST", "/ladders/{kind}/leave", 200, me, path_parameters=ladder)
+        # A rated game to its end (I resign), and the two players listed on its leaderboard.
+        rated = {"game_id": create(client, friend, "boss", "me", "user:fuzzer")}
+        client.post(f"{API}/games/{rated['game_id']}/accept", headers=me)
+        seen = call(client, "GET", "/games/{game_id}", 200, me, path_parameters=rated)
+        client.post(f"{API}/games/{rated['game_id']}/resign", headers=me,
+                    json={"expected_version": seen["version"]})  # fmt: skip
+        with services.sessions() as db, db.begin():
+            db.execute(update(Rating).values(games=12))
+        seen = call(client, "GET", "/games/{game_id}", 200, me, path_parameters=rated)
+        assert seen["ratings"]["seats"][0]["change"] is not None, seen
+        call(client, "GET", "/ratings", 200, me)
+        board = call(client, "GET", "/ratings/{kind}", 200, {}, path_parameters={"kind": "boss"},
+                     query={"limit": 1})  # fmt: skip
+        assert board["next"] is not None, board
+        call(client, "GET", "/users/{user_id}/ratings/{kind}/history", 200, {},
+             path_parameters={"user_id": "friend", "kind": "boss"})  # fmt: skip
         call(client, "GET", "/tokens", 200, me)
         token = call(client, "POST", "/tokens", 201, me, body={"name": "sweep"})
         at = {"token_id": token["id"]}

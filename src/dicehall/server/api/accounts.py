@@ -35,6 +35,7 @@ from dicehall.server.domain import accounts, reliability
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people.profile import profile_extras
 from dicehall.server.domain.push import session_credential, token_credential
+from dicehall.server.domain.ratings.views import profile_ratings
 from dicehall.server.domain.services import Services
 from dicehall.server.http.session_cookie import clear_session_cookie, set_session_cookie
 
@@ -300,12 +301,14 @@ def profile(user_id: str, db: DbDep, viewer: OptionalUser) -> dict[str, Any]:
     """Anyone's public profile, by user id (any case), with their reliability (games
     finished, timeouts, the median time they take over a turn), the day they were last
     here and their current public games; a signed-in viewer also gets their head-to-head
-    record against them and what they said about them (buddy or ignore, and a note)."""
+    record against them and what they said about them (buddy or ignore, and a note); and
+    their ratings, of the kinds they chose to show."""
     user = accounts.find_user(db, user_id)
     conn = db.connection()
     shown = reliability.reliability(conn, user.id)
     extras = profile_extras(conn, user.id, None if viewer is None else viewer.id)
-    return {**accounts.user_payload(user), "reliability": shown, **extras}
+    ratings = profile_ratings(conn, user.id)
+    return {**accounts.user_payload(user), "reliability": shown, **extras, "ratings": ratings}
 
 
 @router.post(

@@ -43,22 +43,22 @@ async def _end(
     change: Ending,
     expected_version: int,
 ) -> dict[str, Any]:
-    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]]:
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], dict[str, Any]]:
         record = gameservice.fetch_game(conn, game_id, lock=True)
         if gameservice.overdue(record, now()):
             raise Overdue
         record, seats = change(conn, services.pool, user, record, expected_version)
         if record.status in ("finished", "aborted"):
             services.pool.reveal_ready(conn)
-        return record, seats
+        return record, seats, gameservice.rated_payload(conn, record, seats, user)
 
     try:
-        record, seats = await run_db(services, write, services, work)
+        record, seats, payload = await run_db(services, write, services, work)
     except Overdue:
         await settle(services, game_id)
-        record, seats = await run_db(services, write, services, work)
+        record, seats, payload = await run_db(services, write, services, work)
     notify(services, record, seats)
-    return driver.describe(gameservice.game_payload(record, seats, user))
+    return driver.describe(payload)
 
 
 @router.post(

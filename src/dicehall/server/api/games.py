@@ -121,11 +121,9 @@ async def create(
     body: CreateGame, user: CurrentUser, services: ServicesDep, driver: DriverDep
 ) -> dict[str, Any]:
     """Create a game; with no open seats it starts at once (bots move, dice are rolled)."""
-    record, seats = await run_db(
-        services,
-        write,
-        services,
-        lambda conn: gameservice.create_game(
+
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], dict[str, Any]]:
+        record, seats = gameservice.create_game(
             conn,
             services.pool,
             user,
@@ -137,10 +135,12 @@ async def create(
             private=body.private,
             rated=body.rated,
             limits=limits_of(services.settings),
-        ),
-    )
+        )
+        return record, seats, gameservice.rated_payload(conn, record, seats, user)
+
+    record, seats, payload = await run_db(services, write, services, work)
     notify(services, record, seats)
-    return driver.describe(gameservice.game_payload(record, seats, user))
+    return driver.describe(payload)
 
 
 @router.get(
@@ -233,14 +233,15 @@ async def _seat_change(
     game_id: int,
     change: Callable[[Connection, GameRecord], tuple[GameRecord, list[SeatInfo]]],
 ) -> dict[str, Any]:
-    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]]:
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], dict[str, Any]]:
         record, _ = change(conn, gameservice.fetch_game(conn, game_id, lock=True))
         # Read the seats back: a change builds only the seats it touched.
-        return record, gameservice.seats_of(conn, game_id)
+        seats = gameservice.seats_of(conn, game_id)
+        return record, seats, gameservice.rated_payload(conn, record, seats, user)
 
-    record, seats = await run_db(services, write, services, work)
+    record, seats, payload = await run_db(services, write, services, work)
     notify(services, record, seats)
-    return driver.describe(gameservice.game_payload(record, seats, user))
+    return driver.describe(payload)
 
 
 @router.post(
@@ -330,7 +331,7 @@ async def post_action(
         )
         if record.status == "finished":
             services.pool.reveal_ready(conn)
-        payload = {**gameservice.game_payload(record, seats, user), "replayed": False}
+        payload = {**gameservice.rated_payload(conn, record, seats, user), "replayed": False}
         return payload, (record, seats)
 
     def replay_after_race(conn: Connection) -> dict[str, Any]:
@@ -412,9 +413,12 @@ async def rematch(
     """A new game like this finished one: same game, options and seats (bots sit down at
     once, the other players are invited again); it starts at once when only bots join me."""
 
-    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]]:
-        return gameservice.rematch(conn, services.pool, user, gameservice.fetch_game(conn, game_id))
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], dict[str, Any]]:
+        record, seats = gameservice.rematch(
+            conn, services.pool, user, gameservice.fetch_game(conn, game_id)
+        )
+        return record, seats, gameservice.rated_payload(conn, record, seats, user)
 
-    record, seats = await run_db(services, write, services, work)
+    record, seats, payload = await run_db(services, write, services, work)
     notify(services, record, seats)
-    return driver.describe(gameservice.game_payload(record, seats, user))
+    return driver.describe(payload)

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from dicehall.server.api.ratings_schemas import ProfileRating
 from dicehall.server.api.schemas import GameSummary, PublicProfile, _Answer
 
 
@@ -67,4 +68,8 @@ class FullProfile(PublicProfile):
     )
     relation: MyRelation | None = Field(
         description="What I said about them; null when nothing (or for a visitor)."
+    )
+    ratings: dict[str, ProfileRating] = Field(
+        description="Their ratings by rating kind (`boatzee-double`, ...): those with a rated "
+        "game, of the kinds they chose to show (setting `ratings_shown`)."
     )

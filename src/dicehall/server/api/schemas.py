@@ -259,6 +259,32 @@ class GameResult(BaseModel):
     turns: int = Field(description="The game's own count of turns, hands or rounds.")
 
 
+class SeatRating(_Answer):
+    """One seat's rating in a rated game (every figure null when not known or hidden)."""
+
+    seat: int
+    rating: int | None = Field(
+        description="Before the game is rated: the rating now; once rated: the rating after "
+        "the game (1500 + 40 per unit of mu)."
+    )
+    provisional: bool | None = Field(description='Too few games to mean much yet ("1540?").')
+    change: int | None = Field(description="What this game did to the rating; null until rated.")
+    chance: float | None = Field(
+        description="The ratings' chance (0 to 1) that this seat finishes first, from the "
+        "ratings before the game; null while a seat is open or hidden."
+    )
+
+
+class GameRatings(_Answer):
+    """The seats' ratings of a rated game."""
+
+    seats: list[SeatRating]
+    hidden: bool = Field(
+        description="My own rating and the chances are left off: I asked not to see my "
+        "rating in a game I play until it is over (setting `hide_rating_while_playing`)."
+    )
+
+
 class Game(_Answer):
     """A game as the caller's seat sees it (a spectator's view for anyone else)."""
 
@@ -293,6 +319,10 @@ class Game(_Answer):
         description="The rating a rated game counts for (`boatzee-double`, ...); null: unrated."
     )
     ladder: bool = Field(description="A ladder challenge's game.")
+    ratings: GameRatings | None = Field(
+        description="Each seat's rating, its change and its chance to finish first; null "
+        "for an unrated game (and one aborted or called off)."
+    )
 
 
 class GameMove(Game):

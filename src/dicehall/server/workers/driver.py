@@ -276,9 +276,7 @@ class BotDriver:
         moment = now()
         if not await self._read(lambda conn: ladder_inactivity.work_due(conn, moment)):
             return
-        dropped = await self._write(
-            lambda conn: ladder_inactivity.apply_inactivity(conn, moment)
-        )
+        dropped = await self._write(lambda conn: ladder_inactivity.apply_inactivity(conn, moment))
         log.info("ladders: %s inactivity drops", dropped)
 
     def _forget(self, game_id: int, _task: asyncio.Task[None]) -> None:

@@ -36,12 +36,19 @@ from dicehall.server.domain.games.records import (
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.people.chat import unread_counts
 from dicehall.server.domain.publiclog import public_events
+from dicehall.server.domain.ratings.views import game_ratings
 
 # -- reading -----------------------------------------------------------------------------------
 
 
-def game_payload(record: GameRecord, seats: list[SeatInfo], user: User | None) -> dict[str, Any]:
-    """A game as ``user``'s seat sees it (a spectator's view for anyone else)."""
+def game_payload(
+    record: GameRecord,
+    seats: list[SeatInfo],
+    user: User | None,
+    ratings: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A game as ``user``'s seat sees it (a spectator's view for anyone else); ``ratings``
+    are its seats' ratings (:func:`rated_payload` reads them; None: an unrated game)."""
     game = entry_of(record.kind).game
     my_seat = next((s.seat for s in seats if user is not None and s.user_pk == user.id), None)
     options = load_options(record)
@@ -66,6 +73,7 @@ def game_payload(record: GameRecord, seats: list[SeatInfo], user: User | None) -
         "private": record.private,
         "rating_kind": record.rating_kind,
         "ladder": record.ladder,
+        "ratings": ratings,
         "vacation": record.vacation,
     }
     if record.snapshot is not None:
@@ -74,6 +82,14 @@ def game_payload(record: GameRecord, seats: list[SeatInfo], user: User | None) -
         if my_seat is not None and record.status == "active":
             payload["legal"] = [codec.encode(a) for a in game.legal(state, my_seat)]
     return payload
+
+
+def rated_payload(
+    conn: Connection, record: GameRecord, seats: list[SeatInfo], user: User | None
+) -> dict[str, Any]:
+    """:func:`game_payload` with the seats' ratings of a rated game (one query)."""
+    ratings = game_ratings(conn, record, seats, None if user is None else user.id)
+    return game_payload(record, seats, user, ratings)
 
 
 def pace_json(record: GameRecord) -> dict[str, Any] | None:
@@ -121,7 +137,7 @@ def read_game(conn: Connection, game_id: int, user: User | None) -> dict[str, An
     """A game's payload for ``user``, read fresh (a 404 for a private game ``user`` may not
     watch)."""
     record, seats = watchable(conn, game_id, None if user is None else user.id)
-    return game_payload(record, seats, user)
+    return rated_payload(conn, record, seats, user)
 
 
 def pushes(record: GameRecord, seats: list[SeatInfo]) -> list[tuple[int, dict[str, Any]]]:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from sqlalchemy import Connection, Table, select, update
 
 from dicehall.server.core.models import User
 from dicehall.server.core.txn import publish_after_commit
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.ratings.kinds import KINDS, RatingKind
 
 if TYPE_CHECKING:
     from dicehall.server.domain.services import Services
@@ -50,6 +51,23 @@ class UserSettings(BaseModel):
         description="Moves that end a turn ask for a second click (Boatzee's 'confirm the "
         "box'); off: one click.",
     )
+    ratings_shown: list[RatingKind] = Field(
+        default_factory=lambda: cast(list[RatingKind], list(KINDS)),
+        max_length=2 * len(KINDS),
+        description="The rating kinds my profile shows (page and API); the others stay off "
+        "it. Leaderboards and game boards show every rating.",
+    )
+    hide_rating_while_playing: bool = Field(
+        False,
+        description="My own rating (and the table's chances) is left off the board of a "
+        "game I sit in until that game is over.",
+    )
+
+    @field_validator("ratings_shown")
+    @classmethod
+    def _in_site_order(cls, kinds: list[RatingKind]) -> list[RatingKind]:
+        # Each kind once, in the site's order, whatever order they were sent in.
+        return cast(list[RatingKind], [kind for kind in KINDS if kind in kinds])
 
 
 DEFAULTS = UserSettings()

@@ -3,8 +3,12 @@ yahtzee ruleset rates as its column count); every other game is its own kind."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, get_args
 
+#: A rating kind, as a type (settings name kinds; :data:`KINDS` lists the same).
+RatingKind = Literal[
+    "tenthousand", "boatzee", "boatzee-double", "boatzee-triple", "boss", "holdem", "bullseye"
+]
 #: Every rating kind, in the site's order.
 KINDS: tuple[str, ...] = (
     "tenthousand",
@@ -33,6 +37,7 @@ TITLES: dict[str, str] = {
     "holdem": "Hold'em Dice",
     "bullseye": "Bull's Eye",
 }
+assert get_args(RatingKind) == KINDS
 _BOATZEE_COLUMNS = {1: "boatzee", 2: "boatzee-double", 3: "boatzee-triple"}
 
 

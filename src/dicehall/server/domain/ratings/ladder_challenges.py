@@ -19,6 +19,7 @@ from sqlalchemy import Connection, insert, select, update
 from dicehall.server.core.models import User
 from dicehall.server.core.txn import publish_after_commit
 from dicehall.server.domain import notifications
+from dicehall.server.domain.account_checks import USER_ID_MAX, user_key
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games import seating
 from dicehall.server.domain.games.records import SEATS, USERS, GameRecord, SeatInfo
@@ -40,10 +41,11 @@ class Challenged:
 
 
 def _opponent(conn: Connection, user_id: str) -> Any:
+    handle = user_id.strip()
     found = None
-    if 0 < len(user_id) <= 40:
+    if 0 < len(handle) <= USER_ID_MAX:
         found = conn.execute(
-            select(USERS.c.id, USERS.c.user_id).where(USERS.c.key == user_id.strip().lower())
+            select(USERS.c.id, USERS.c.user_id).where(USERS.c.key == user_key(handle))
         ).first()
     if found is None:
         raise Refused("invalid", "unknown_user", f"there is no user {user_id[:40]!r}")
@@ -69,32 +71,15 @@ def challenge(
     opponent = _opponent(conn, opponent_id)
     if opponent.id == challenger.id:
         raise Refused("invalid", "yourself", "you cannot challenge yourself")
-    ladder_moves.lock(conn, kind)
-    mine = ladder_moves.position_of(conn, kind, challenger.id)
-    if mine is None:
-        raise not_on_ladder(kind)
-    theirs = ladder_moves.position_of(conn, kind, opponent.id)
-    if theirs is None:
-        raise Refused(
-            "conflict",
-            "opponent_not_on_ladder",
-            f"{opponent.user_id} is not on the {TITLES[kind]} ladder",
-        )
-    relations.check_may_interact(conn, challenger.id, opponent.id, "challenge", opponent.user_id)
-    if abs(mine - theirs) > ladders.REACH:
-        raise Refused(
-            "conflict",
-            "too_far",
-            f"{opponent.user_id} is {abs(mine - theirs)} places from you; you may challenge "
-            f"players up to {ladders.REACH} places above or below you",
-        )
-    if ladders.open_challenges(conn, kind, challenger.id) >= ladders.MOST_OPEN:
-        raise Refused(
-            "too_many",
-            "too_many_challenges",
-            f"you have {ladders.MOST_OPEN} challenges open on this ladder; finish one first",
-        )
+    _check(conn, challenger, opponent, kind)
     record, seats = _start(conn, pool, challenger, kind, opponent.user_id, limits)
+    # The ladder's lock only now, and everything checked again under it (a challenge or a
+    # leave at the same moment; a refusal rolls the new game back too). Starting a game
+    # takes the dice pool's cursor, and a move that finishes a ladder game holds that
+    # cursor when it takes the ladder's lock: taken in the same order here, never the
+    # other way round, the two never deadlock on PostgreSQL.
+    ladder_moves.lock(conn, kind)
+    _check(conn, challenger, opponent, kind)
     challenge_id = conn.execute(
         insert(CHALLENGES)
         .values(
@@ -126,6 +111,34 @@ def challenge(
     return Challenged(
         ladders.challenge_json(row, challenger.user_id, opponent.user_id), record, seats
     )
+
+
+def _check(conn: Connection, challenger: User, opponent: Any, kind: str) -> None:
+    # Every rule of a challenge but the first ones (the ladder, the user, myself).
+    mine = ladder_moves.position_of(conn, kind, challenger.id)
+    if mine is None:
+        raise not_on_ladder(kind)
+    theirs = ladder_moves.position_of(conn, kind, opponent.id)
+    if theirs is None:
+        raise Refused(
+            "conflict",
+            "opponent_not_on_ladder",
+            f"{opponent.user_id} is not on the {TITLES[kind]} ladder",
+        )
+    relations.check_may_interact(conn, challenger.id, opponent.id, "challenge", opponent.user_id)
+    if abs(mine - theirs) > ladders.REACH:
+        raise Refused(
+            "conflict",
+            "too_far",
+            f"{opponent.user_id} is {abs(mine - theirs)} places from you; you may challenge "
+            f"players up to {ladders.REACH} places above or below you",
+        )
+    if ladders.open_challenges(conn, kind, challenger.id) >= ladders.MOST_OPEN:
+        raise Refused(
+            "too_many",
+            "too_many_challenges",
+            f"you have {ladders.MOST_OPEN} challenges open on this ladder; finish one first",
+        )
 
 
 def _start(

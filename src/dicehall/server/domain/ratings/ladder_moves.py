@@ -147,7 +147,10 @@ def rearrange(
 def record(
     conn: Connection, kind: str, moves: Sequence[Move], at: datetime, game_id: int | None = None
 ) -> None:
-    """Record each move that changed something, and tell each player moved (a push)."""
+    """Record each move that changed something, and tell each player moved (a push).
+
+    ``moves`` lists the cause first (the winner, the leaver, the player dropped); it is
+    recorded last, so that the record read newest first starts with it."""
     changed = [m for m in moves if m.new != m.old]
     if not changed:
         return
@@ -163,7 +166,7 @@ def record(
                 "game_id": game_id,
                 "at": at,
             }
-            for m in changed
+            for m in reversed(changed)
         ],
     )
     for m in changed:

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from dicehall.server.core.clock import aware
 from dicehall.server.core.models import Rating, RatingChange
@@ -43,6 +44,33 @@ def skill_at(row: Any, at: datetime) -> Skill:
     """A stored rating as it stands at ``at``: sigma widened by the days without a game."""
     idle = (at - aware(row.last_game_at)).total_seconds() / DAY
     return model.widened(Skill(row.mu, row.sigma), idle)
+
+
+def ensure_rows(conn: Connection, kind: str, user_pks: Sequence[int], at: datetime) -> None:
+    """Make the rating rows of ``kind`` that ``user_pks`` do not have yet (a new rating:
+    openskill's defaults, no games, counted from ``at``), leaving existing rows alone.
+
+    Two games that end at once and share a player new to the kind would otherwise both find
+    no row and both insert one (PostgreSQL: a unique violation that fails the second game's
+    end). ON CONFLICT DO NOTHING waits for the other transaction's row and then keeps it,
+    so the row can then be locked and updated like any other."""
+    dialect: Any = postgresql if conn.dialect.name == "postgresql" else sqlite
+    statement = dialect.insert(RATINGS).values(
+        [
+            {
+                "user_pk": pk,
+                "kind": kind,
+                "mu": model.MU,
+                "sigma": model.SIGMA,
+                "games": 0,
+                "last_game_at": at,
+            }
+            for pk in sorted(set(user_pks))
+        ]
+    )
+    conn.execute(
+        statement.on_conflict_do_nothing(index_elements=[RATINGS.c.user_pk, RATINGS.c.kind])
+    )
 
 
 def _current(conn: Connection, kind: str, user_pks: Sequence[int]) -> dict[int, Any]:
@@ -84,19 +112,16 @@ def rate_game(
     at = record.ended_at or record.updated_at
     places = model.places_of(place_groups(record, seats), len(seats))
     user_pks = [people[s.seat] for s in seats]
+    ensure_rows(conn, kind, user_pks, at)
     stored = _current(conn, kind, sorted(user_pks))
-    before = [skill_at(stored[pk], at) if pk in stored else Skill() for pk in user_pks]
+    before = [skill_at(stored[pk], at) for pk in user_pks]
     after = model.rate(kind, before, places)
     for pk, old, new, place in zip(user_pks, before, after, places, strict=True):
-        values = {"mu": new.mu, "sigma": new.sigma, "last_game_at": at}
-        if pk in stored:
-            conn.execute(
-                update(RATINGS)
-                .where(RATINGS.c.user_pk == pk, RATINGS.c.kind == kind)
-                .values(games=RATINGS.c.games + 1, **values)
-            )
-        else:
-            conn.execute(insert(RATINGS).values(user_pk=pk, kind=kind, games=1, **values))
+        conn.execute(
+            update(RATINGS)
+            .where(RATINGS.c.user_pk == pk, RATINGS.c.kind == kind)
+            .values(games=RATINGS.c.games + 1, mu=new.mu, sigma=new.sigma, last_game_at=at)
+        )
         conn.execute(
             insert(CHANGES).values(
                 game_id=record.id,
