@@ -3,29 +3,26 @@
 Run ``python bench/ratings_calibrate.py [--games N] [--kinds a,b] [--quick] [--seed S]``: one
 JSON object on stdout, progress on stderr. For every rating kind it
 
-1. simulates a league: a population of bot players of known strength order (tiers, several
-   players per tier), playing ``--games`` rounds; each round every player sits at one table
-   (tables drawn at random, of the kind's table sizes, so 3+ seat kinds get mixed tables).
-   Each game's places come from its result as the site makes them (``place_groups`` of
-   ``domain/ratings/store.py``: winners first, then by score; equal ones share a place);
-2. fits beta by maximum likelihood: the game sequence is replayed with each beta of a grid
-   (then refined), and every game scores, before its update, the log probability of its
-   outcome as the model itself predicts it: for every pair of seats the Bradley-Terry
-   chance that one finishes above the other (a shared place counts half each way, as
-   BradleyTerryFull's update counts it). Two seats: the log predicted chance of the result;
-   more seats: the composite (pairwise) likelihood that BradleyTerryFull's update follows;
-3. sets tau = beta / 50, openskill's own ratio (25/300 to 25/6): bots never change, so
-   their likelihood always prefers tau -> 0; this ratio keeps a settled rating's memory
-   (about 2.8 beta / tau = 140 games) and so its response to a real change of form as
-   openskill's defaults have it, at the calibrated noise;
-4. measures, for the chosen constants and for openskill's defaults (beta 25/6, tau 25/300),
-   the Spearman rank correlation between the players' tiers and their mu after 50, 200 and
-   1000 games each: the mean over the disjoint windows of that many rounds, each replayed
-   from fresh ratings (1000 rounds give 20 windows of 50, 5 of 200, 1 of 1000), and in how
-   many windows the mean mu of each tier is strictly ordered ("ranked in their true order").
-
-Simulated games do not depend on ratings (tables are drawn at random), so one league serves
-every beta. Bots are the games' own, the fast ones where the strongest are too slow.
+1. simulates a league (``ratings_league.py``): bot players in strength tiers, ``--games``
+   rounds in which every player plays one game at a random table;
+2. fits beta by maximum likelihood: the league is replayed with each beta of a grid (then
+   refined), tau = beta / 50, and every game scores, before its update, the log probability
+   of its outcome as the model predicts it: for every pair of seats, the Bradley-Terry chance
+   1 / (1 + exp(-(mu_i - mu_j) / c)) that one finishes above the other, the probability
+   BradleyTerryFull's own update uses (a shared place counts half each way, as the update
+   counts it). Two seats: the log chance of the result; more: the pairwise (composite)
+   likelihood. The chosen beta is the fit rounded to two figures;
+3. sets tau = beta / 50, openskill's own ratio (25/300 to 25/6). Bots never change, so their
+   likelihood always prefers tau -> 0 and cannot choose tau. The model is scale-free (beta,
+   tau, sigma and mu differences scaled together behave the same), so this ratio keeps a
+   settled rating's behaviour as openskill's defaults have it, at the calibrated noise: its
+   sigma settles near 0.34 beta and each game moves it by the same share of beta;
+4. measures, for the chosen constants, openskill's defaults (beta 25/6, tau 25/300) and the
+   chosen beta with openskill's tau, the Spearman rank correlation between the players'
+   tiers and their mu after 50, 200 and 1000 games each (the mean over the disjoint windows
+   of that many rounds, each replayed from fresh ratings: 1000 rounds give 20 windows of 50,
+   5 of 200, 1 of 1000), and in how many windows each tier's mean mu is strictly above the
+   tier below's ("ranked in their true order"), all tiers and each adjacent pair.
 """
 
 from __future__ import annotations
@@ -33,24 +30,24 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import os
-import random
+import re
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from itertools import pairwise
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any
 
 from openskill.models import BradleyTerryFull
 from scipy.stats import spearmanr
 
-from dicehall import games
-from dicehall.engine.dice import Seeded, resolve_request
-from dicehall.engine.game import Chance, Finished, Result, ToAct
+if __package__ in (None, ""):  # run as a file: the repository root makes ``bench`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.ratings_league import SETUPS, League, imap, simulate
 from dicehall.server.domain.ratings import model
 from dicehall.server.domain.ratings.kinds import KINDS
 
@@ -59,209 +56,6 @@ DEFAULT_TAU = 25 / 300
 #: tau is beta over this (openskill's defaults' ratio).
 TAU_RATIO = 50.0
 CHECKPOINTS = (50, 200, 1000)
-T = TypeVar("T")
-R = TypeVar("R")
-
-
-@dataclass(frozen=True)
-class KindSetup:
-    """How one rating kind's league is played."""
-
-    game: str
-    options: dict[str, int]
-    #: Bots by strength, weakest tier first; the bots of one tier count as equally strong.
-    tiers: tuple[tuple[str, ...], ...]
-    #: Table sizes drawn for each table (repeats weigh a size more).
-    table_sizes: tuple[int, ...]
-    note: str = ""
-
-
-SETUPS: dict[str, KindSetup] = {
-    "tenthousand": KindSetup(
-        "tenthousand",
-        {},
-        (("random",), ("heuristic",), ("max_expected",), ("optimal",)),
-        (2, 2, 3, 4),
-        "threshold is another name for max_expected; 2000-game duels: heuristic 44% against "
-        "max_expected, max_expected 47% against optimal",
-    ),
-    "boss": KindSetup(
-        "boss",
-        {},
-        (("random",), ("heuristic", "odds", "equilibrium")),
-        (2,),
-        "heuristic, odds and equilibrium are one tier: in 20000-game duels heuristic wins "
-        "49.0% against odds and 48.8% against equilibrium, odds 49.7% against equilibrium, "
-        "far below what 200 games can tell (a standard error of 3.5 points)",
-    ),
-    "holdem": KindSetup(
-        "holdem",
-        {},
-        (("random",), ("equity",)),
-        (2, 2, 3),
-        "the game has only these two bots",
-    ),
-    "bullseye": KindSetup(
-        "bullseye",
-        {},
-        (("random",), ("heuristic",), ("optimal",)),
-        (3, 3, 4, 5),
-        "3 seats is the game's default (2 only as a house rule)",
-    ),
-}
-for _columns, _kind in ((1, "boatzee"), (2, "boatzee-double"), (3, "boatzee-triple")):
-    SETUPS[_kind] = KindSetup(
-        "boatzee",
-        {"columns": _columns},
-        (("random",), ("greedy",), ("heuristic",), ("optimal",)),
-        (2, 2, 3, 4),
-        "strong is the same bot as optimal (the solved tables), so only optimal plays",
-    )
-
-
-@dataclass(frozen=True)
-class Played:
-    """One league game: its round, the players at its seats and their places."""
-
-    round: int
-    players: tuple[int, ...]
-    places: tuple[int, ...]
-
-
-@dataclass
-class League:
-    """A kind's simulated league: each player's tier and bot, and every game in order."""
-
-    kind: str
-    tiers: list[int]
-    bots: list[str]
-    rounds: int
-    played: list[Played] = field(default_factory=list)
-
-
-# -- simulation --------------------------------------------------------------------------
-
-
-def table_sizes(rng: random.Random, players: int, sizes: Sequence[int]) -> list[int]:
-    """Random table sizes from ``sizes`` that seat exactly ``players``."""
-    smallest, left, drawn = min(sizes), players, []
-    while left:
-        fits = [s for s in sizes if s == left or smallest <= left - s]
-        if not fits:
-            raise ValueError(f"{players} players do not fit tables of {sorted(set(sizes))}")
-        drawn.append(rng.choice(fits))
-        left -= drawn[-1]
-    return drawn
-
-
-def population(setup: KindSetup, copies: int) -> tuple[list[int], list[str]]:
-    """Each player's tier and bot: ``copies`` players per tier, its bots taken in turn."""
-    tiers, bots = [], []
-    for tier, names in enumerate(setup.tiers):
-        for copy in range(copies):
-            tiers.append(tier)
-            bots.append(names[copy % len(names)])
-    return tiers, bots
-
-
-def schedule(
-    kind: str, copies: int, rounds: int, seed: int
-) -> tuple[League, list[tuple[str, tuple[str, ...], int]]]:
-    """An empty league and its games to play: (kind, bots by seat, game seed) each."""
-    setup = SETUPS[kind]
-    tiers, bots = population(setup, copies)
-    league = League(kind, tiers, bots, rounds)
-    rng = random.Random(f"{seed}:{kind}")
-    tasks, seats = [], []
-    for round_ in range(rounds):
-        order = list(range(len(bots)))
-        rng.shuffle(order)
-        start = 0
-        for size in table_sizes(rng, len(order), setup.table_sizes):
-            table = tuple(order[start : start + size])
-            start += size
-            seats.append((round_, table))
-            tasks.append((kind, tuple(bots[p] for p in table), rng.getrandbits(64)))
-    league.played = [Played(r, table, ()) for r, table in seats]
-    return league, tasks
-
-
-@cache
-def _game(kind: str) -> tuple[games.GameEntry, Any]:
-    setup = SETUPS[kind]
-    entry = games.get(setup.game)
-    return entry, entry.game.options(dict(setup.options))
-
-
-def play_game(kind: str, bots: Sequence[str], seed: int) -> Result:
-    """One game of ``kind`` between ``bots``, its dice and bots seeded from ``seed``.
-
-    The same game as the engine's ``play_out`` with these seeds, without checking each bot's
-    move against the legal moves a second time (the bot picked it from them).
-    """
-    entry, options = _game(kind)
-    game = entry.game
-    rng = random.Random(seed)
-    players = [entry.bot(name, random.Random(rng.getrandbits(64))) for name in bots]
-    source = Seeded(rng.getrandbits(64))
-    state = game.start(len(bots), options)
-    for _ in range(10_000_000):
-        turn = game.turn(state)
-        if isinstance(turn, Finished):
-            return turn.result
-        if isinstance(turn, Chance):
-            state = game.apply_outcome(state, turn.request, resolve_request(source, turn.request))
-            continue
-        assert isinstance(turn, ToAct)
-        legal = game.legal(state, turn.seat)
-        action = players[turn.seat].choose(game.view(state, turn.seat), legal)
-        if not any(action is move for move in legal):
-            action = game.legal_action(state, turn.seat, action)
-        state = game.apply(state, turn.seat, action)
-    raise RuntimeError(f"{kind} did not end")  # pragma: no cover
-
-
-def places(result: Result) -> tuple[int, ...]:
-    """Each seat's place as the site rates a game nobody left: winners first, then by score,
-    equal ones sharing a place (``store.place_groups`` and ``model.places_of``)."""
-    groups: dict[tuple[bool, float], list[int]] = {}
-    for seat, score in enumerate(result.scores):
-        groups.setdefault((seat not in result.winners, -float(score)), []).append(seat)
-    order = [groups[key] for key in sorted(groups)]
-    return tuple(model.places_of(order, len(result.scores)))
-
-
-def _play_chunk(chunk: list[tuple[str, tuple[str, ...], int]]) -> list[tuple[int, ...]]:
-    return [places(play_game(kind, bots, seed)) for kind, bots, seed in chunk]
-
-
-def simulate(
-    kinds: Sequence[str], copies: int, rounds: int, seed: int, workers: int
-) -> dict[str, League]:
-    """Every kind's league, its games played on ``workers`` processes (1: in this one)."""
-    leagues, tasks = {}, []
-    for kind in kinds:
-        leagues[kind], kind_tasks = schedule(kind, copies, rounds, seed)
-        tasks += kind_tasks
-    chunks = [tasks[i : i + 25] for i in range(0, len(tasks), 25)]
-    results: list[tuple[int, ...]] = []
-    for done, chunk in enumerate(_imap(_play_chunk, chunks, workers), 1):
-        results += chunk
-        if done % 40 == 0 or done == len(chunks):
-            _say(f"simulated {len(results)} of {len(tasks)} games")
-    position = iter(results)
-    for league in leagues.values():
-        league.played = [Played(p.round, p.players, next(position)) for p in league.played]
-    return leagues
-
-
-def _imap(function: Callable[[T], R], items: Sequence[T], workers: int) -> Iterator[R]:
-    """``map`` over ``workers`` processes (1: in this one), in order."""
-    if workers <= 1:
-        yield from map(function, items)
-        return
-    with multiprocessing.Pool(workers) as pool:
-        yield from pool.imap(function, items)
 
 
 # -- replay and fit ----------------------------------------------------------------------
@@ -347,27 +141,30 @@ def mean_log_likelihood(league: League, beta: float) -> float:
 
 
 def fit_beta(league: League, coarse: int = 4) -> tuple[float, dict[float, float]]:
-    """The beta of the highest likelihood: a grid of 2**(1/coarse) steps from 1 to 256, then
-    golden-section search in log beta around the best; and every beta tried."""
+    """The beta of the highest likelihood, and every beta tried with its mean log likelihood:
+    a grid of 2**(1/coarse) steps from 1 to 256, then a golden-section search in log beta
+    between the best point's neighbours (to within 0.2%)."""
     tried: dict[float, float] = {}
 
     def score(log_beta: float) -> float:
         beta = math.exp(log_beta)
-        tried[beta] = mean_log_likelihood(league, beta)
+        if beta not in tried:
+            tried[beta] = mean_log_likelihood(league, beta)
         return tried[beta]
 
     grid = [math.log(2) * k / coarse for k in range(8 * coarse + 1)]
-    values = [score(x) for x in grid]
-    best = max(range(len(grid)), key=values.__getitem__)
-    low, high = grid[max(0, best - 1)], grid[min(len(grid) - 1, best + 1)]
+    best = max(grid, key=score)
+    low, high = max(grid[0], best - grid[1]), min(grid[-1], best + grid[1])
     ratio = (math.sqrt(5) - 1) / 2
-    for _ in range(12):
-        left, right = high - ratio * (high - low), low + ratio * (high - low)
+    left, right = high - ratio * (high - low), low + ratio * (high - low)
+    while high - low > 0.002:
         if score(left) >= score(right):
-            high = right
+            high, right = right, left
+            left = high - ratio * (high - low)
         else:
-            low = left
-    return math.exp((low + high) / 2), tried
+            low, left = left, right
+            right = low + ratio * (high - low)
+    return math.exp(max((low, high, left, right, best), key=score)), tried
 
 
 # -- evaluation --------------------------------------------------------------------------
@@ -472,10 +269,6 @@ def _calibrate_one(job: tuple[League, int]) -> tuple[str, dict[str, Any]]:
     return league.kind, calibrate(league, coarse)
 
 
-def _say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-
-
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     """Run the back-test and print its JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -497,7 +290,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     simulated = time.perf_counter()
     coarse = 2 if args.quick else 4
     jobs = [(leagues[k], coarse) for k in kinds]
-    figures = dict(_imap(_calibrate_one, jobs, args.workers))
+    figures = dict(imap(_calibrate_one, jobs, args.workers))
     out = {
         "command": " ".join(["python bench/ratings_calibrate.py", *given]),
         "seed": args.seed,
@@ -513,5 +306,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     return out
 
 
+def compact(figures: dict[str, Any]) -> str:
+    """JSON with two-space indents and each list of plain values on one line."""
+    text = json.dumps(figures, indent=2)
+    return re.sub(r"\[\s+([^\[\]{}]*?)\s+\]", lambda m: f"[{' '.join(m[1].split())}]", text)
+
+
 if __name__ == "__main__":
-    print(json.dumps(main(), indent=2))
+    print(compact(main()))

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 from bench import ratings_calibrate as bench
+from bench import ratings_league as league_code
 
 from dicehall import games
 from dicehall.engine import codec
@@ -107,16 +108,16 @@ def test_every_kind_has_calibrated_constants() -> None:
 
 # -- the calibration bench ------------------------------------------------------------------
 
-FAST = bench.KindSetup("boss", {}, (("random",), ("heuristic",)), (2,))
+FAST = league_code.KindSetup("boss", {}, (("random",), ("heuristic",)), (2,))
 
 
 def test_tables_seat_every_player_once_a_round() -> None:
     rng = random.Random(3)
     for sizes in [(2,), (2, 2, 3, 4), (3, 3, 4, 5)]:
         for players in range(6, 20, 2):
-            drawn = bench.table_sizes(rng, players, sizes)
+            drawn = league_code.table_sizes(rng, players, sizes)
             assert sum(drawn) == players and set(drawn) <= set(sizes)
-    league, tasks = bench.schedule("bullseye", 3, 4, seed=5)
+    league, tasks = league_code.schedule("bullseye", 3, 4, seed=5)
     for round_ in range(4):
         seated = [p for game in league.played if game.round == round_ for p in game.players]
         assert sorted(seated) == list(range(len(league.tiers)))
@@ -128,7 +129,7 @@ def test_tables_seat_every_player_once_a_round() -> None:
     [("boss", ("heuristic", "random")), ("bullseye", ("heuristic", "random", "heuristic"))],
 )
 def test_the_bench_plays_the_engines_game(kind: str, bots: tuple[str, ...]) -> None:
-    entry = games.get(bench.SETUPS[kind].game)
+    entry = games.get(league_code.SETUPS[kind].game)
     for seed in range(3):
         rng = random.Random(seed)
         players = [entry.bot(name, random.Random(rng.getrandbits(64))) for name in bots]
@@ -136,7 +137,7 @@ def test_the_bench_plays_the_engines_game(kind: str, bots: tuple[str, ...]) -> N
         _, result, _ = play_out(
             entry.game, len(bots), options, players, Seeded(rng.getrandbits(64)), record=False
         )
-        assert bench.play_game(kind, bots, seed) == result
+        assert league_code.play_game(kind, bots, seed) == result
 
 
 def test_the_bench_places_games_as_the_site_does() -> None:
@@ -148,13 +149,13 @@ def test_the_bench_places_games_as_the_site_does() -> None:
         )
         seats = [SeatInfo(s, s + 1, f"u{s}", None) for s in range(len(scores))]
         expected = model.places_of(store.place_groups(record, seats), len(scores))
-        assert list(bench.places(result)) == expected
+        assert list(league_code.places(result)) == expected
     assert json.loads(codec.dumps(Result((0,), (1, 0), 1)))["winners"] == [0]
 
 
 def test_a_short_league_runs_fits_and_ranks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(bench.SETUPS, "boss", FAST)
-    league = bench.simulate(["boss"], copies=2, rounds=60, seed=7, workers=1)["boss"]
+    monkeypatch.setitem(league_code.SETUPS, "boss", FAST)
+    league = league_code.simulate(["boss"], copies=2, rounds=60, seed=7, workers=1)["boss"]
     assert league.tiers == [0, 0, 1, 1]
     assert len(league.played) == 60 * 2
     assert all(sorted(game.places) in ([1, 2], [1, 1]) for game in league.played)

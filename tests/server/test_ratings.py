@@ -352,7 +352,7 @@ def race(services: Services, first: int, second: int) -> list[bool]:
             with services.write_engine.connect() as conn, conn.begin():
                 rated.append(store.rate_game(conn, fetch_game(conn, game_id, lock=True)))
                 after()
-        except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
+        except BaseException as exc:  # handed to the test's thread
             errors.append(exc)
             first_done.set()
 
@@ -361,9 +361,12 @@ def race(services: Services, first: int, second: int) -> list[bool]:
         assert commit_first.wait(10)
 
     one = threading.Thread(target=rate, args=(first, lambda: None, hold))
-    two = threading.Thread(
-        target=rate, args=(second, lambda: (first_done.wait(10), second_started.set()), lambda: None)
-    )
+
+    def after_the_first() -> None:
+        first_done.wait(10)
+        second_started.set()
+
+    two = threading.Thread(target=rate, args=(second, after_the_first, lambda: None))
     one.start()
     two.start()
     wait_until_blocked(services, second_started)
@@ -427,9 +430,7 @@ def test_rows_exist_before_they_are_locked(services: Services, make_user: MakeUs
         for _ in range(2):
             store.ensure_rows(conn, "boss", [dan], now())
         rows = _rows(conn, dan)
-    assert [(r.kind, r.games, r.mu, r.sigma) for r in rows] == [
-        ("boss", 0, model.MU, model.SIGMA)
-    ]
+    assert [(r.kind, r.games, r.mu, r.sigma) for r in rows] == [("boss", 0, model.MU, model.SIGMA)]
 
 
 def _rows(conn: Connection, pk: int) -> list[Any]:

@@ -162,9 +162,19 @@ def test_a_missing_or_extra_row_is_found_and_mended(
         headers=people["bob"],
     )
     assert answer.status_code == 200, answer.text
+    unrated = person_game(client, people["ann"], people["bob"], "bob", rated=False)["id"]
+    finish_quietly(services, unrated, 0, now())
     with services.write_conn() as conn:
+        kept = conn.execute(
+            select(store.CHANGES).where(store.CHANGES.c.game_id == game["id"])
+        ).first()
+        assert kept is not None
         conn.execute(store.CHANGES.delete().where(store.CHANGES.c.game_id == game["id"]))
         conn.execute(store.RATINGS.update().values(games=5))
+        # A change for a game that is not rated.
+        extra = {**kept._asdict(), "game_id": unrated}
+        del extra["id"]
+        conn.execute(store.CHANGES.insert().values(**extra))
     found = rebuild(cli, db_url, "--check", "--json")
     assert found.code == 1, found
     problems = [(d["what"], d["user"], d["game"], d["problem"]) for d in _diffs(found)]
@@ -173,13 +183,22 @@ def test_a_missing_or_extra_row_is_found_and_mended(
         ("rating", "bob", None),
         ("change", "ann", game["id"]),
         ("change", "bob", game["id"]),
+        ("change", "ann" if kept.user_pk == _pk(services, "ann") else "bob", unrated),
     ]
     assert [p[3] for p in problems[:2]] == ["games stored 5, replayed 1"] * 2
     assert problems[2][3].startswith("missing; the replay makes place 1, mu_before 25.0, ")
     assert problems[3][3].startswith("missing; the replay makes place 2, mu_before 25.0, ")
+    assert problems[4][3].startswith("stored (place ") and problems[4][3].endswith(
+        "), but no rated game makes it"
+    )
     assert rebuild(cli, db_url).code == 0
     assert rebuild(cli, db_url, "--check").code == 0
     assert {r.games for r in ratings_of(services).values()} == {1}
+
+
+def _pk(services: Services, user_id: str) -> int:
+    with services.read_conn() as conn:
+        return int(conn.execute(select(USERS.c.id).where(USERS.c.user_id == user_id)).scalar_one())
 
 
 def _diffs(result: CliResult) -> list[Any]:
@@ -192,8 +211,7 @@ def test_an_empty_site_rebuilds_clean(services: Services, cli: CliRunner, db_url
     clean = rebuild(cli, db_url, "--check")
     assert clean.code == 0, clean
     assert clean.out.strip() == (
-        "0 rated games replayed: 0 ratings, 0 rating changes: every stored rating and "
-        "change agrees"
+        "0 rated games replayed: 0 ratings, 0 rating changes: every stored rating and change agrees"
     )
 
 

@@ -25,7 +25,11 @@ DEFAULTS = {
     "challenges_from": "everyone",
     "show_presence": True,
     "confirm_moves": True,
-}
+    "ratings_shown": [
+        "tenthousand", "boatzee", "boatzee-double", "boatzee-triple", "boss", "holdem", "bullseye",
+    ],
+    "hide_rating_while_playing": False,
+}  # fmt: skip
 
 
 def mine(client: TestClient, headers: Headers) -> Any:
@@ -84,6 +88,11 @@ WRONG: list[tuple[Any, str]] = [
     ({"dice_style": "pips", "board_size": "huge"}, "board_size"),
     ({"messages_from": "friends"}, "messages_from"),
     ({"board_size": 2}, "board_size"),
+    ({"ratings_shown": ["boss", "chess"]}, "ratings_shown"),
+    ({"ratings_shown": "boss"}, "ratings_shown"),
+    ({"ratings_shown": [1]}, "ratings_shown"),
+    ({"ratings_shown": ["boss"] * 15}, "ratings_shown"),
+    ({"hide_rating_while_playing": "yes"}, "hide_rating_while_playing"),
 ]
 
 
@@ -119,6 +128,18 @@ def test_an_empty_change_changes_nothing_and_a_non_object_is_refused(
         assert answer.status_code == 422, answer.text
         assert answer.json()["code"] == "invalid_request"
     assert stored(services, "empty") == before
+
+
+def test_the_ratings_a_profile_shows_are_kept_once_each_in_the_sites_order(
+    client: TestClient, make_user: MakeUser
+) -> None:
+    me = make_user("shower")
+    answer = change(client, me, {"ratings_shown": ["bullseye", "boss", "bullseye"]})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["ratings_shown"] == ["boss", "bullseye"]
+    answer = change(client, me, {"ratings_shown": [], "hide_rating_while_playing": True})
+    assert answer.status_code == 200, answer.text
+    assert mine(client, me) == {**DEFAULTS, "ratings_shown": [], "hide_rating_while_playing": True}
 
 
 #: Damaged stored settings and how they read: what is still valid is kept; what is not (or

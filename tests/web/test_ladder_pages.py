@@ -128,6 +128,8 @@ def test_the_ladder_forms_without_a_browser(web: TestClient) -> None:
     assert left.status_code == 303 and left.headers["location"] == f"/ladders/{KIND}?left=1"
     shown = web.get(left.headers["location"]).text
     assert "You left the ladder" in shown and "You are not on this ladder." in shown
+    stale = web.post(f"/ladders/{KIND}/vacation", data={"csrf_token": csrf, "days": "2"})
+    assert stale.status_code == 409 and "You are not on the Boss Dice ladder." in stale.text
     moves = web.get(f"/ladders/{KIND}/history").text
     assert "left the ladder from 1" in moves and "joined at 1" in moves
     assert web.get("/ladders/chess/history").status_code == 404

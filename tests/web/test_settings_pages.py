@@ -26,7 +26,8 @@ from tests.web.test_pages_forms import _error_of, _signup
 API = "/api/v1/users/me/settings"
 
 #: Every setting as the form sends it: dark, numerals, large boards, hints open, sounds,
-#: one-click moves, buddies only, hidden from Who is here (an unticked box is not sent).
+#: one-click moves, buddies only, hidden from Who is here, a profile showing two ratings, my
+#: rating hidden while I play (an unticked box is not sent).
 CHANGED = {
     "theme": "dark",
     "dice_style": "numerals",
@@ -35,6 +36,9 @@ CHANGED = {
     "sounds": "on",
     "messages_from": "buddies",
     "challenges_from": "nobody",
+    "rating_boss": "on",
+    "rating_boatzee-double": "on",
+    "hide_rating_while_playing": "on",
 }
 
 
@@ -71,6 +75,8 @@ def test_the_form_saves_every_setting_without_scripts(web: TestClient) -> None:
         "challenges_from": "nobody",
         "show_presence": False,
         "confirm_moves": False,
+        "ratings_shown": ["boatzee-double", "boss"],
+        "hide_rating_while_playing": True,
     }
     saved = web.get("/settings?saved=1").text
     assert 'id="settings-saved"' in saved

@@ -23,9 +23,7 @@ from dicehall.server.domain.work import read, run_db
 
 router = APIRouter(prefix="/api/v1", tags=["ratings"])
 
-Cursor = Annotated[
-    str | None, Query(max_length=200, description="`next` of the previous page.")
-]
+Cursor = Annotated[str | None, Query(max_length=200, description="`next` of the previous page.")]
 
 
 @router.get(

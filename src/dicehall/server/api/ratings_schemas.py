@@ -3,11 +3,19 @@ history, and a rating as a profile shows it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from dicehall.server.api.schemas import _Answer
 
-_AT = {"format": "date-time", "examples": ["2026-11-21T14:01:27.658510+00:00"]}
+
+def _at(description: str) -> Any:
+    """A timestamp field: text in RFC 3339 (ISO 8601 with the UTC offset)."""
+    return Field(
+        description=description,
+        json_schema_extra={"format": "date-time", "examples": ["2026-11-21T14:01:27.658510+00:00"]},
+    )
 
 
 class ProfileRating(_Answer):
@@ -53,9 +61,7 @@ class LeaderboardPlayer(_Answer):
         description="What the board ranks by, on the rating's scale: the rating they are very "
         "likely above (mu - 2 sigma)."
     )
-    last_game_at: str = Field(
-        description="When their last rated game of this kind ended.", json_schema_extra=_AT
-    )
+    last_game_at: str = _at("When their last rated game of this kind ended.")
 
 
 class Leaderboard(_Answer):
@@ -73,7 +79,7 @@ class RatingChangeOut(_Answer):
     """What one rated game did to a rating."""
 
     game: int = Field(description="The game's id.")
-    at: str = Field(description="When the game ended.", json_schema_extra=_AT)
+    at: str = _at("When the game ended.")
     place: int = Field(description="1 for first; players who tie share a place.")
     players: int = Field(description="How many played it.")
     rating_before: int

@@ -276,3 +276,9 @@ def pace_choice(form: Form) -> str | None:
         form.error("pace", "Choose one of the paces in the list.")
         return None
     return chosen or None
+
+
+def rated_choice(form: Form) -> bool | None:
+    """What the new-game form's "Rated" box asks: ticked, the site's rule (rated when every
+    seat is a person, so a game with a bot is simply unrated); unticked, unrated."""
+    return None if form.get("rated") else False

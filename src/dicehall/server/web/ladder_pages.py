@@ -160,10 +160,10 @@ async def _act(
     who: Member,
     kind: str,
     work: Callable[[Connection, Form], str],
-    vacation: bool = False,
+    days_codes: tuple[str, ...] = (),
 ) -> Response:
     """Run a ladder form's write; back to the ladder page with a notice, or the page again
-    with the refusal."""
+    with the refusal (next to the vacation form's field for ``days_codes``, else above)."""
     form = await forms.read_form(request)
     if not member_token_ok(who, form):
         return await _ladder_page(request, who, kind, problem=EXPIRED, status_code=422)
@@ -178,14 +178,15 @@ async def _act(
     except Refused as exc:
         if exc.code == "no_such_ladder":
             return not_found(request, who, "There is no such ladder.")
-        shown = Form(dict(form.values)) if vacation else None
+        by_field = exc.code in days_codes
+        shown = Form(dict(form.values)) if by_field else None
         if shown is not None:
             shown.error("days", sentence(exc.message))
         return await _ladder_page(
             request,
             who,
             kind,
-            problem=None if vacation else sentence(exc.message),
+            problem=None if by_field else sentence(exc.message),
             status_code=exc.status,
             vacation_form=shown,
         )
@@ -251,7 +252,9 @@ async def vacation(request: Request, who: Member, kind: str) -> Response:
         ladders.take_vacation(conn, kind, who.user.id, int(text), now())
         return "vacation=1"
 
-    return await _act(request, who, kind, work, vacation=True)
+    return await _act(
+        request, who, kind, work, days_codes=("invalid_days", "not_enough_ladder_vacation")
+    )
 
 
 @router.get("/ladders/{kind}/history", response_class=HTMLResponse)

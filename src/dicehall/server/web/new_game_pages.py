@@ -1,5 +1,5 @@
-"""The new-game pages: pick a game, then its form (opponents, options, pace, vacation and
-privacy); creating the game opens its board."""
+"""The new-game pages: pick a game, then its form (opponents, options, pace, vacation,
+privacy, and whether it is rated); creating the game opens its board."""
 
 from __future__ import annotations
 
@@ -81,6 +81,7 @@ def _default_new_game_form(game: str) -> Form:
     for row in range(1, max(2, entry.game.default_seats)):
         values[f"opp{row}"] = f"bot:{bot}"
     values["vacation"] = "on"
+    values["rated"] = "on"
     return Form(values)
 
 
@@ -134,6 +135,7 @@ async def new_game(request: Request, who: Member, game: str) -> Response:
                     pace=pace,
                     vacation=bool(form.get("vacation")),
                     private=bool(form.get("private")),
+                    rated=forms.rated_choice(form),
                     limits=limits_of(services.settings),
                 ),
             )

@@ -23,6 +23,7 @@ from dicehall.server.web import (
     notification_pages,
     presence_pages,
     profile_pages,
+    ratings_pages,
     relation_pages,
     replay_pages,
     settings_pages,
@@ -48,6 +49,7 @@ for pages in (
     invite_pages,
     watch_pages,
     ladder_pages,
+    ratings_pages,
 ):
     router.include_router(pages.router)
 

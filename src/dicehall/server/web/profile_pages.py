@@ -3,7 +3,8 @@
 The search page is a plain GET form (works without scripts): a prefix of a user id or
 display name, "online only", and a "More" link for the next page; when no name starts with
 what was typed, the closest names are offered instead. The profile shows the account, the
-day the user was last here, their games, my head-to-head record with them, and for a
+day the user was last here, their ratings (each with a small chart), their games, my
+head-to-head record with them, and for a
 signed-in viewer who is someone else: New game, Message, and Buddy / Ignore / Remove with a
 private note (forms that post to the routes below).
 """
@@ -41,6 +42,7 @@ from dicehall.server.web.common import (
     visitor,
 )
 from dicehall.server.web.forms import Form
+from dicehall.server.web.rating_chart import HEIGHT, MARGIN, WIDTH, RatingCard, rating_cards
 from dicehall.server.web.render import page
 
 router = APIRouter(include_in_schema=False)
@@ -144,6 +146,7 @@ class ProfileView:
     reliability: dict[str, Any]
     extras: dict[str, Any]
     last_seen: str
+    ratings: list[RatingCard]
 
 
 def _view(services: Services, user_id: str, viewer_pk: int | None) -> ProfileView | None:
@@ -161,6 +164,7 @@ def _view(services: Services, user_id: str, viewer_pk: int | None) -> ProfileVie
             reliability.reliability(conn, shown.id),
             extras,
             profile.seen_words(seen, now().date()),
+            rating_cards(conn, shown.id),
         )
 
 
@@ -195,6 +199,8 @@ async def _profile_page(
         saved=SAVED.get(saved) if status_code == 200 else None,
         mine=who.user is not None and who.user.id == view.shown.id,
         note_most=relations.NOTE_MOST,
+        ratings=view.ratings,
+        chart=(WIDTH, HEIGHT, MARGIN),
     )
 
 

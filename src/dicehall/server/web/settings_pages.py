@@ -1,4 +1,5 @@
-"""The settings page: how game boards behave, how the site looks, and who may reach me.
+"""The settings page: how game boards behave, how the site looks, who may reach me, and
+which ratings my profile shows.
 
 One form with every setting; it works without scripts (it posts with the session's CSRF
 token and shows the saved state). The saved settings reach every open page of mine at once
@@ -17,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people import settings
+from dicehall.server.domain.ratings.kinds import KINDS, TITLES
 from dicehall.server.domain.services import Services
 from dicehall.server.web import forms
 from dicehall.server.web.common import (
@@ -135,11 +137,27 @@ PRIVACY_CHOICES = (
 PRIVACY_TOGGLES = (
     Toggle("show_presence", "Show me on Who is here", "Off: nobody sees that you are here."),
 )
+#: "Edit ratings": which ratings my profile shows (a checkbox per kind, ``rating_<kind>``),
+#: and whether I see my own rating while I play.
+RATING_KINDS = tuple((kind, TITLES[kind]) for kind in KINDS)
+RATING_TOGGLES = (
+    Toggle(
+        "hide_rating_while_playing",
+        "Hide my rating while I play",
+        "On the board of a game you sit in, your own rating and the chances to finish first "
+        "are left out until the game is over; then you see your new rating and its change. "
+        "Your profile and the leaderboards still show it.",
+    ),
+)
 
 _GROUPS = (*BOARD_CHOICES, *GRAPHICS_CHOICES, *PRIVACY_CHOICES)
-_TOGGLES = (*BOARD_TOGGLES, *PRIVACY_TOGGLES)
+_TOGGLES = (*BOARD_TOGGLES, *PRIVACY_TOGGLES, *RATING_TOGGLES)
 #: Each setting's label, for the summary of a form's problems.
-LABELS = {**{g.name: g.legend for g in _GROUPS}, **{t.name: t.label for t in _TOGGLES}}
+LABELS = {
+    **{g.name: g.legend for g in _GROUPS},
+    **{t.name: t.label for t in _TOGGLES},
+    "ratings_shown": "Ratings my profile shows",
+}
 
 
 def _offered(name: str) -> set[str]:
@@ -159,6 +177,7 @@ def changes_of(form: Form) -> dict[str, Any]:
             form.error(group.name, "Choose one of the options.")
     for toggle in _TOGGLES:
         changes[toggle.name] = form.get(toggle.name) == "on"
+    changes["ratings_shown"] = [kind for kind in KINDS if form.get(f"rating_{kind}") == "on"]
     return changes
 
 
@@ -187,6 +206,8 @@ def _page(
         graphics_choices=GRAPHICS_CHOICES,
         privacy_choices=PRIVACY_CHOICES,
         privacy_toggles=PRIVACY_TOGGLES,
+        rating_kinds=RATING_KINDS,
+        rating_toggles=RATING_TOGGLES,
         status_code=200 if form.ok else 422,
         **context,
     )
