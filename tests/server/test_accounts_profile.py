@@ -45,9 +45,10 @@ def test_profile_edit_and_public_profile(client: TestClient, make_user: MakeUser
         "current_games": [],
         "head_to_head": None,
         "relation": None,
+        "ratings": {},
     }
     mine = client.get(f"{API}/users/me", headers=bearer).json()
-    extras = ("reliability", "last_seen", "current_games", "head_to_head", "relation")
+    extras = ("reliability", "last_seen", "current_games", "head_to_head", "relation", "ratings")
     assert {**mine, **{k: public.json()[k] for k in extras}} == public.json()
 
 

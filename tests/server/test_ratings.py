@@ -329,7 +329,7 @@ def wait_until_blocked(services: Services, started: threading.Event) -> None:
             waiting = conn.execute(
                 text(
                     "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                    " AND wait_event_type = 'Lock'"
+                    " AND wait_event_type = 'Lock' AND query ILIKE '%ratings%'"
                 )
             ).scalar_one()
             if waiting:

@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
-from sqlalchemy import event, insert, select
+from sqlalchemy import Connection, event, insert, select
 
 from dicehall.server.core.clock import now
 from dicehall.server.domain.games.records import USERS, fetch_game, seats_of
@@ -128,17 +128,18 @@ def test_hide_my_rating_while_i_play(client: TestClient, make_user: MakeUser) ->
 
 
 @contextmanager
-def counted(services: Services) -> Iterator[list[str]]:
+def counted(conn: Connection) -> Iterator[list[str]]:
+    """The statements ``conn`` runs meanwhile (other threads' are not counted)."""
     statements: list[str] = []
 
     def note(*args: Any) -> None:
         statements.append(str(args[2]))
 
-    event.listen(services.engine, "before_cursor_execute", note)
+    event.listen(conn, "before_cursor_execute", note)
     try:
         yield statements
     finally:
-        event.remove(services.engine, "before_cursor_execute", note)
+        event.remove(conn, "before_cursor_execute", note)
 
 
 def test_a_boards_ratings_are_one_query(
@@ -152,7 +153,7 @@ def test_a_boards_ratings_are_one_query(
         with services.read_conn() as conn:
             record = fetch_game(conn, game["id"])
             seats = seats_of(conn, game["id"])
-            with counted(services) as statements:
+            with counted(conn) as statements:
                 found = views.game_ratings(conn, record, seats, seats[0].user_pk)
             assert found is not None and found["seats"][0]["rating"] is not None
             assert len(statements) == 1, statements

@@ -36,6 +36,13 @@ if (form) {
       return;
     }
     for (const [name, value] of Object.entries(settings)) {
+      if (name === "ratings_shown") {
+        // One checkbox per rating kind: rating_<kind>.
+        for (const input of form.querySelectorAll('input[name^="rating_"]')) {
+          input.checked = value.includes(input.name.slice("rating_".length));
+        }
+        continue;
+      }
       for (const input of form.querySelectorAll(`input[name="${name}"]`)) {
         input.checked = input.type === "checkbox" ? value === true : input.value === value;
       }
