@@ -31,7 +31,6 @@ import argparse
 import json
 import math
 import os
-import re
 import statistics
 import sys
 import time
@@ -47,7 +46,7 @@ from scipy.stats import spearmanr
 if __package__ in (None, ""):  # run as a file: the repository root makes ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.ratings_league import SETUPS, League, imap, simulate
+from bench.ratings_league import SETUPS, League, Played, imap, simulate
 from dicehall.server.domain.ratings import model
 from dicehall.server.domain.ratings.kinds import KINDS
 
@@ -185,8 +184,9 @@ def ordered(tiers: Sequence[int], mu: Sequence[float]) -> bool:
 
 def rank_figures(league: League, beta: float, tau: float) -> dict[str, Any]:
     """After each checkpoint's number of games: Spearman (the mean over disjoint windows),
-    in how many windows the tiers are ordered, and each adjacent pair of tiers."""
-    spearman, order, adjacent = {}, {}, {}
+    in how many windows the tiers are ordered (and whether the first window, the league's
+    own first games, is), and each adjacent pair of tiers."""
+    spearman, order, first, adjacent = {}, {}, {}, {}
     for games_each in (c for c in CHECKPOINTS if c <= league.rounds):
         rhos, good, pairs = [], 0, [0] * (max(league.tiers))
         windows = league.rounds // games_each
@@ -194,12 +194,19 @@ def rank_figures(league: League, beta: float, tau: float) -> dict[str, Any]:
             run = replay(league, beta, tau, window * games_each, (window + 1) * games_each)
             rhos.append(float(spearmanr(league.tiers, run.mu).statistic))
             good += ordered(league.tiers, run.mu)
+            if window == 0:
+                first[str(games_each)] = ordered(league.tiers, run.mu)
             for pair, (low, high) in enumerate(pairwise(tier_means(league.tiers, run.mu))):
                 pairs[pair] += low < high
         spearman[str(games_each)] = round(statistics.fmean(rhos), 3)
         order[str(games_each)] = f"{good}/{windows}"
         adjacent[str(games_each)] = [f"{n}/{windows}" for n in pairs]
-    return {"spearman": spearman, "ordered": order, "adjacent_tiers_ordered": adjacent}
+    return {
+        "spearman": spearman,
+        "ordered": order,
+        "ordered_first": first,
+        "adjacent_tiers_ordered": adjacent,
+    }
 
 
 def tier_scores(league: League) -> list[float]:
@@ -221,13 +228,34 @@ def config_figures(league: League, beta: float, tau: float) -> dict[str, Any]:
     """What one pair of constants does on ``league``."""
     run = replay(league, beta, tau)
     return {
-        "beta": beta,
-        "tau": tau,
+        "beta": round(beta, 4),
+        "tau": round(tau, 4),
         "log_likelihood_per_pair": round(run.log_likelihood / max(1, run.pairs), 4),
         **rank_figures(league, beta, tau),
         "median_sigma_after": run.sigma_after,
         "favourite_two_seats": _favourite(run.favourite),
     }
+
+
+def best_spearman(tiers: Sequence[int]) -> float:
+    """Spearman of a perfect order: below 1, as players of one tier are equally strong."""
+    perfect = [0] * len(tiers)
+    for rank, player in enumerate(sorted(range(len(tiers)), key=tiers.__getitem__)):
+        perfect[player] = rank
+    return round(float(spearmanr(tiers, perfect).statistic), 3)
+
+
+def without_random(league: League) -> League:
+    """``league`` as if its random players' seats were empty: the others' places among
+    themselves (the fit's sensitivity to the weakest tier)."""
+    kept = League(league.kind, league.tiers, league.bots, league.rounds)
+    for game in league.played:
+        seats = [k for k, p in enumerate(game.players) if league.bots[p] != "random"]
+        if len(seats) >= 2:
+            where = [game.places[k] for k in seats]
+            places = tuple(1 + sum(other < mine for other in where) for mine in where)
+            kept.played.append(Played(game.round, tuple(game.players[k] for k in seats), places))
+    return kept
 
 
 def calibrate(league: League, coarse: int = 4) -> dict[str, Any]:
@@ -244,7 +272,9 @@ def calibrate(league: League, coarse: int = 4) -> dict[str, Any]:
         "games": len(league.played),
         "table_sizes": sorted(set(setup.table_sizes)),
         "tier_scores": tier_scores(league),
+        "spearman_best_possible": best_spearman(league.tiers),
         "beta_fitted": round(fitted, 2),
+        "beta_fitted_without_random": round(fit_beta(without_random(league), coarse)[0], 2),
         "beta": beta,
         "tau": tau,
         "chosen": config_figures(league, beta, tau),
@@ -306,10 +336,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     return out
 
 
-def compact(figures: dict[str, Any]) -> str:
-    """JSON with two-space indents and each list of plain values on one line."""
-    text = json.dumps(figures, indent=2)
-    return re.sub(r"\[\s+([^\[\]{}]*?)\s+\]", lambda m: f"[{' '.join(m[1].split())}]", text)
+def compact(value: Any, indent: int = 0) -> str:
+    """JSON with two-space indents, each object or list that fits in a line on one line."""
+    line = json.dumps(value)
+    if not isinstance(value, dict | list) or len(line) + indent <= 92:
+        return line
+    inner = " " * (indent + 2)
+    if isinstance(value, list):
+        items = [inner + compact(item, indent + 2) for item in value]
+        return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+    items = [f"{inner}{json.dumps(k)}: {compact(v, indent + 2)}" for k, v in value.items()]
+    return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
 
 
 if __name__ == "__main__":

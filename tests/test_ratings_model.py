@@ -176,5 +176,10 @@ def test_a_short_league_runs_fits_and_ranks(monkeypatch: pytest.MonkeyPatch) -> 
     assert bench.mean_log_likelihood(league, beta) >= max(tried.values()) - 1e-3
     figures = bench.rank_figures(league, beta, beta / bench.TAU_RATIO)
     assert set(figures["spearman"]) == {"50"}
-    assert figures["ordered"]["50"] == "1/1"
+    assert figures["ordered"]["50"] == "1/1" and figures["ordered_first"]["50"] is True
+    assert bench.best_spearman(league.tiers) == pytest.approx(0.894, abs=1e-3)  # 2 tiers of 2
     assert bench.tier_scores(league)[0] < bench.tier_scores(league)[1]
+    # Without the random players, only games between the two heuristic players are left.
+    rest = bench.without_random(league)
+    assert rest.played and all(set(game.players) == {2, 3} for game in rest.played)
+    assert all(sorted(game.places) in ([1, 2], [1, 1]) for game in rest.played)

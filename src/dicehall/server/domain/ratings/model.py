@@ -31,16 +31,21 @@ class KindConstants:
 
 #: Version of :data:`CONSTANTS`: a change of constants is a new version, and ``dicehall
 #: ratings rebuild`` replays every rated game with the constants of the version in force.
-CONSTANTS_VERSION = 1
-#: beta and tau per rating kind (see ``bench/ratings_calibrate.py`` for how they are chosen).
+CONSTANTS_VERSION = 2
+#: beta and tau per rating kind, from ``python bench/ratings_calibrate.py`` (defaults: seed 1,
+#: 1000 games per player, 3 players per strength tier; run 2026-11-23, figures in
+#: docs/site-ratings.md "Calibration"): beta is the maximum-likelihood fit to leagues of the
+#: games' bots, rounded to two figures; tau = beta / 50, openskill's own ratio (bots never
+#: change, so the back-test cannot choose tau). Version 1 was openskill's defaults for every
+#: kind (beta 25/6, tau 25/300).
 CONSTANTS: dict[str, KindConstants] = {
-    "tenthousand": KindConstants(beta=25 / 6, tau=25 / 300),
-    "boatzee": KindConstants(beta=25 / 6, tau=25 / 300),
-    "boatzee-double": KindConstants(beta=25 / 6, tau=25 / 300),
-    "boatzee-triple": KindConstants(beta=25 / 6, tau=25 / 300),
-    "boss": KindConstants(beta=25 / 6, tau=25 / 300),
-    "holdem": KindConstants(beta=25 / 6, tau=25 / 300),
-    "bullseye": KindConstants(beta=25 / 6, tau=25 / 300),
+    "tenthousand": KindConstants(beta=5.8, tau=0.116),
+    "boatzee": KindConstants(beta=2.2, tau=0.044),
+    "boatzee-double": KindConstants(beta=2.4, tau=0.048),
+    "boatzee-triple": KindConstants(beta=2.0, tau=0.04),
+    "boss": KindConstants(beta=15.0, tau=0.3),
+    "holdem": KindConstants(beta=6.1, tau=0.122),
+    "bullseye": KindConstants(beta=7.7, tau=0.154),
 }
 #: Inactivity widens sigma again: this much variance a day without a rated game (a settled
 #: rating of sigma 2 is back to provisional after about a year and a half away).
