@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 from datetime import UTC, datetime
 
@@ -183,3 +184,28 @@ def test_a_short_league_runs_fits_and_ranks(monkeypatch: pytest.MonkeyPatch) -> 
     rest = bench.without_random(league)
     assert rest.played and all(set(game.players) == {2, 3} for game in rest.played)
     assert all(sorted(game.places) in ([1, 2], [1, 1]) for game in rest.played)
+
+
+def test_win_chances_are_the_models_own_bradley_terry_probabilities() -> None:
+    strong, weak = Skill(30.0, 3.0), Skill(25.0, 3.0)
+    beta = model.CONSTANTS["boss"].beta
+    c = math.sqrt(2 * beta**2 + 3.0**2 + 3.0**2)
+    first, second = model.win_chances("boss", [strong, weak])
+    assert first == pytest.approx(1 / (1 + math.exp(-(30.0 - 25.0) / c)))
+    assert first + second == pytest.approx(1.0)
+    # More luck, less sure: the same gap means less in Boss Dice than in Boatzee.
+    assert model.win_chances("boatzee", [strong, weak])[0] > first
+    many = model.win_chances("bullseye", [Skill(), Skill(), Skill(28.0, 3.0), Skill(22.0, 3.0)])
+    assert sum(many) == pytest.approx(1.0)
+    assert many[0] == pytest.approx(many[1])
+    assert many[2] > many[0] > many[3]
+
+
+def test_a_luck_heavy_kind_settles_at_a_wider_sigma() -> None:
+    assert model.settled_sigma(None) == model.PROVISIONAL_SIGMA
+    assert model.settled_sigma("boss") == pytest.approx(
+        model.SETTLED_SHARE * model.CONSTANTS["boss"].beta
+    )
+    settled_boss = Skill(25.0, 5.5)  # the calibration's median after 1000 games
+    assert not model.provisional(settled_boss, 1000, "boss")
+    assert model.provisional(settled_boss, 1000, "boatzee")

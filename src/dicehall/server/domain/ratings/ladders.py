@@ -201,7 +201,7 @@ def board(
                 "user_id": row.user_id,
                 "display_name": row.display_name,
                 "rating": model.shown(skill),
-                "provisional": model.provisional(skill, games),
+                "provisional": model.provisional(skill, games, kind),
                 "rated_games": games,
                 "open_challenges": sum(1 for c in theirs if c.challenger_pk == row.user_pk),
                 "in_game": bool(theirs),

@@ -160,7 +160,7 @@ def leaderboard(
             "rank": first_rank + i,
             "user": row.user_id,
             "display_name": row.display_name,
-            **rating_of(row, at),
+            **rating_of(row, at, kind),
             "floor": model.shown(Skill(row.conservative, 0.0)),
             "last_game_at": aware(row.last_game_at).isoformat(),
         }

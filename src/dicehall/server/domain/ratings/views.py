@@ -116,7 +116,7 @@ def _after(
             _seat(
                 seat.seat,
                 rating,
-                model.provisional(after, int(row.games)),
+                model.provisional(after, int(row.games), kind),
                 rating - model.shown(before),
                 chance,
             )
@@ -173,17 +173,23 @@ def _before(
             out.append(_seat(seat.seat))
         else:
             out.append(
-                _seat(seat.seat, model.shown(skill), model.provisional(skill, played), None, chance)
+                _seat(
+                    seat.seat,
+                    model.shown(skill),
+                    model.provisional(skill, played, kind),
+                    None,
+                    chance,
+                )
             )
     return {"seats": out, "hidden": bool(hidden)}
 
 
-def rating_of(row: Any, at: datetime) -> dict[str, Any]:
+def rating_of(row: Any, at: datetime, kind: str) -> dict[str, Any]:
     """A stored rating as profiles show it: ``{"rating", "provisional", "games"}``."""
     skill = skill_at(row, at)
     return {
         "rating": model.shown(skill),
-        "provisional": model.provisional(skill, int(row.games)),
+        "provisional": model.provisional(skill, int(row.games), kind),
         "games": int(row.games),
     }
 
@@ -198,5 +204,5 @@ def profile_ratings(conn: Connection, user_pk: int) -> dict[str, dict[str, Any]]
         )
     ).all()
     at = now()
-    by_kind = {row.kind: rating_of(row, at) for row in rows}
+    by_kind = {row.kind: rating_of(row, at, row.kind) for row in rows}
     return {kind: by_kind[kind] for kind in KINDS if kind in by_kind}
