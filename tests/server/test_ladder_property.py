@@ -79,7 +79,8 @@ class Model:
         between = self.order[high - 1 : low - 1]
         self.order.remove(winner)
         self.order.insert(high - 1, winner)
-        return [(winner, low, high)] + [(v, high + i, high + i + 1) for i, v in enumerate(between)]
+        moved: list[Moved] = [(winner, low, high)]
+        return moved + [(v, high + i, high + i + 1) for i, v in enumerate(between)]
 
     def drop(self, user: int) -> list[Moved]:
         at = self.order.index(user) + 1
@@ -87,7 +88,8 @@ class Model:
         passed = self.order[at:target]
         self.order.remove(user)
         self.order.insert(target - 1, user)
-        return [(user, at, target)] + [(v, at + 1 + i, at + i) for i, v in enumerate(passed)]
+        moved: list[Moved] = [(user, at, target)]
+        return moved + [(v, at + 1 + i, at + i) for i, v in enumerate(passed)]
 
 
 @pytest.fixture

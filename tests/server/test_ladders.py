@@ -50,8 +50,11 @@ def people(services: Services, count: int, prefix: str = "p") -> list[tuple[str,
 def join_all(services: Services, names: list[str], at: datetime | None = None) -> None:
     moment = at or now()
     for name in names:
-        user_pk = pk_of(services, name)
-        write(services, lambda c, u=user_pk: ladders.join(c, KIND, u, moment))
+
+        def join(conn: Connection, user_pk: int = pk_of(services, name)) -> None:
+            ladders.join(conn, KIND, user_pk, moment)
+
+        write(services, join)
 
 
 def order(services: Services, kind: str = KIND) -> list[str]:

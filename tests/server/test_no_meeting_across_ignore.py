@@ -108,8 +108,12 @@ def challenge_on_a_ladder(cast: Cast, actor: int, other: int) -> bool:
     challenger, opponent = cast.users[actor], cast.users[other]
     pool = cast.services.pool
     for user in (challenger, opponent):
+
+        def join(conn: Connection, user_pk: int = user.id) -> None:
+            ladders.join(conn, "boss", user_pk, now())
+
         with contextlib.suppress(Refused):
-            cast.write(lambda conn, user=user: ladders.join(conn, "boss", user.id, now()))
+            cast.write(join)
     try:
         made = cast.write(
             lambda conn: ladder_challenges.challenge(
