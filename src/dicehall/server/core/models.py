@@ -1,4 +1,9 @@
-"""The site's tables (SQLAlchemy 2 declarative models). Migrations mirror these exactly."""
+"""The site's tables (SQLAlchemy 2 declarative models). Migrations mirror these exactly.
+
+(Longer than most modules on purpose: it is the whole schema in one place, declarations
+only, read beside the migrations and compared with them by ``alembic check``; the tables
+reference one another, so splitting them would only scatter one picture.)
+"""
 
 from __future__ import annotations
 

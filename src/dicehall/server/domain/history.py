@@ -10,8 +10,6 @@ skipped.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import re
 from collections import Counter
@@ -23,6 +21,7 @@ from sqlalchemy import Connection, Select, and_, exists, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from dicehall.server.core.clock import aware
+from dicehall.server.domain import cursors
 from dicehall.server.domain.account_checks import USER_ID_MAX, user_key
 from dicehall.server.domain.errors import Kind, Refused
 from dicehall.server.domain.games.reading import summaries
@@ -71,25 +70,22 @@ class Cursor:
         raw: dict[str, Any] = {"s": self.state, "i": self.id}
         if self.at is not None:
             raw["t"] = self.at.isoformat()
-        text = json.dumps(raw, separators=(",", ":")).encode()
-        return base64.urlsafe_b64encode(text).decode().rstrip("=")
+        return cursors.encode(raw)
 
     @classmethod
     def decode(cls, text: str, state: str) -> Cursor:
         """The cursor a previous page of the same ``state`` gave (422 ``invalid_cursor``)."""
         try:
-            raw = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+            raw = cursors.decode(text)
             game_id, kind = raw["i"], raw["s"]
             at = datetime.fromisoformat(raw["t"]).astimezone(UTC) if "t" in raw else None
             valid = isinstance(game_id, int) and not isinstance(game_id, bool) and game_id > 0
-        except (ValueError, TypeError, KeyError, binascii.Error):
+        except (ValueError, TypeError, KeyError):
             valid = False
         if not valid or kind != state or (state == "finished") != (at is not None):
-            raise Refused(
-                "invalid",
-                "invalid_cursor",
+            raise cursors.refused(
                 "the cursor is not one this list gave (use `next` of the previous page, "
-                "with the same state)",
+                "with the same state)"
             )
         return cls(state, game_id, at)
 

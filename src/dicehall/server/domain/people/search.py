@@ -15,10 +15,7 @@ letter (at most :data:`FUZZY_CANDIDATES`) are ranked by ``rapidfuzz`` instead.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import heapq
-import json
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
@@ -28,6 +25,7 @@ from rapidfuzz import fuzz
 from sqlalchemy import Connection, Select, Table, and_, delete, exists, insert, or_, select
 
 from dicehall.server.core.models import Relation, User, UserSearchTerm
+from dicehall.server.domain import cursors
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.names import fold
 from dicehall.server.domain.people import relations
@@ -167,15 +165,13 @@ class Cursor:
 
     def encode(self) -> str:
         """Opaque text for the ``cursor`` parameter."""
-        text = json.dumps([self.term, self.user_pk], separators=(",", ":")).encode()
-        return base64.urlsafe_b64encode(text).decode().rstrip("=")
+        return cursors.encode([self.term, self.user_pk])
 
     @classmethod
     def decode(cls, text: str) -> Cursor:
         """The cursor a previous page gave (422 ``invalid_cursor`` otherwise)."""
         try:
-            raw = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-            term, user_pk = raw
+            term, user_pk = cursors.decode(text)
             valid = (
                 isinstance(term, str)
                 and len(term) <= TERM_MAX
@@ -183,13 +179,11 @@ class Cursor:
                 and not isinstance(user_pk, bool)
                 and user_pk > 0
             )
-        except (ValueError, TypeError, binascii.Error):
+        except (ValueError, TypeError):
             valid = False
         if not valid:
-            raise Refused(
-                "invalid",
-                "invalid_cursor",
-                "the cursor is not one this search gave (use `next` of the previous page)",
+            raise cursors.refused(
+                "the cursor is not one this search gave (use `next` of the previous page)"
             )
         return cls(term, user_pk)
 

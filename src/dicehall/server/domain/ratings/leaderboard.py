@@ -11,9 +11,6 @@ everywhere else (:func:`~dicehall.server.domain.ratings.views.rating_of`).
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -22,6 +19,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, and_, func, or_, select
 
 from dicehall.server.core.clock import aware, now
+from dicehall.server.domain import cursors
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.records import USERS
 from dicehall.server.domain.ratings import model
@@ -69,15 +67,13 @@ class Cursor:
 
     def encode(self) -> str:
         """Opaque text for the ``cursor`` parameter (the float exactly, as JSON has it)."""
-        text = json.dumps([self.conservative, self.user_pk], separators=(",", ":")).encode()
-        return base64.urlsafe_b64encode(text).decode().rstrip("=")
+        return cursors.encode([self.conservative, self.user_pk])
 
     @classmethod
     def decode(cls, text: str) -> Cursor:
         """The cursor a previous page gave (422 ``invalid_cursor`` otherwise)."""
         try:
-            raw = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-            value, user_pk = raw
+            value, user_pk = cursors.decode(text)
             valid = (
                 isinstance(value, float | int)
                 and not isinstance(value, bool)
@@ -86,13 +82,11 @@ class Cursor:
                 and not isinstance(user_pk, bool)
                 and 0 < user_pk < 2**31
             )
-        except (ValueError, TypeError, binascii.Error):
+        except (ValueError, TypeError):
             valid = False
         if not valid:
-            raise Refused(
-                "invalid",
-                "invalid_cursor",
-                "the cursor is not one this leaderboard gave (use `next` of the previous page)",
+            raise cursors.refused(
+                "the cursor is not one this leaderboard gave (use `next` of the previous page)"
             )
         return cls(float(value), user_pk)
 
