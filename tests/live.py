@@ -63,6 +63,8 @@ class LiveServer:
             "DICEHALL_HINT_SECONDS": "60",
             # One JSON line per request would only fill the log file of a test or benchmark.
             "DICEHALL_ACCESS_LOG": "0",
+            # No scheduled tournaments in a test's site unless it asks for them.
+            "DICEHALL_TOURNAMENT_SCHEDULE": "",
             **os.environ,
             "DICEHALL_PLUGINS": self.plugins,
         }

@@ -23,6 +23,8 @@ from sqlalchemy.orm import Session
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain import site_secrets
+from dicehall.server.domain.automatch import matcher, tickets
+from dicehall.server.domain.automatch.records import TICKETS
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games import ending, reading, seating, watching
 from dicehall.server.domain.games.records import fetch_game
@@ -30,6 +32,11 @@ from dicehall.server.domain.people import chat, invites, messages, relations
 from dicehall.server.domain.people import settings as user_settings
 from dicehall.server.domain.ratings import ladder_challenges, ladders
 from dicehall.server.domain.services import Services
+from dicehall.server.domain.tournaments import create as tournament_create
+from dicehall.server.domain.tournaments import entry as tournament_entry
+from dicehall.server.domain.tournaments import job as tournament_job
+from dicehall.server.domain.tournaments import rows as tournament_rows
+from dicehall.server.domain.tournaments.rounds import Work
 from tests.live import add_user
 
 PEOPLE = 3
@@ -131,6 +138,44 @@ def challenge_on_a_ladder(cast: Cast, actor: int, other: int) -> bool:
     return True
 
 
+def auto_match(cast: Cast, actor: int, other: int) -> bool:
+    """Both ask to be matched for Hold'em (no open game of it, nobody else waiting) and
+    the matcher runs: met when one game seats them both. A started game is aborted and a
+    ticket still waiting cancelled, so the next attempt starts clean."""
+    pool = cast.services.pool
+    wish = tickets.check("holdem", {}, [2, 2], "daily", False, None)
+    filed: list[int] = []
+    for user in (cast.users[actor], cast.users[other]):
+
+        def file(conn: Connection, user: User = user) -> int:
+            ticket_id: int = tickets.file(conn, pool, user, wish, now()).ticket["id"]
+            return ticket_id
+
+        filed.append(cast.write(file))
+    cast.write(lambda conn: matcher.match(conn, pool, now()))
+    rows = cast.write(
+        lambda conn: conn.execute(select(TICKETS).where(TICKETS.c.id.in_(filed))).all()
+    )
+    games = {row.game_id for row in rows}
+    met = len(games) == 1 and None not in games
+    assert met or all(row.status == "waiting" for row in rows), rows
+    for row in rows:
+        if row.status == "waiting":
+
+            def cancel(conn: Connection, row: Any = row) -> None:
+                tickets.cancel(conn, row.user_pk, row.id, now())
+
+            cast.write(cancel)
+    if met:
+
+        def call_off(conn: Connection, game_id: Any = rows[0].game_id) -> None:
+            record = fetch_game(conn, game_id, lock=True)
+            ending.abort(conn, pool, cast.users[actor], record, record.version)
+
+        cast.write(call_off)
+    return met
+
+
 def join_open_seat(cast: Cast, actor: int, other: int) -> bool:
     host, joiner = cast.users[other], cast.users[actor]
     pool = cast.services.pool
@@ -148,6 +193,44 @@ def join_open_seat(cast: Cast, actor: int, other: int) -> bool:
     # The waiting room shows exactly the games one may join.
     assert (record.id in {g["id"] for g in listed}) == joined
     return joined
+
+
+def join_a_tournament(cast: Cast, actor: int, other: int) -> bool:
+    """The other creates a cup of two and joins; the actor asks to join. Met when the actor
+    got in and the tournaments job seated the two at a table with a game (aborted then).
+    A refused actor is put in regardless, as if they had joined before the ignore: the
+    job's table then plays no game, so no table crosses an ignore either."""
+    host, joiner = cast.users[other], cast.users[actor]
+    pool = cast.services.pool
+    spec = {"name": "Meet", "game": "boatzee", "format": "cup", "size": 2}
+    tid = cast.write(lambda conn: tournament_create.create(conn, host, spec, now()))
+    cast.write(lambda conn: tournament_entry.join(conn, host, tid, now()))
+    joined = _attempt(
+        lambda: cast.write(lambda conn: tournament_entry.join(conn, joiner, tid, now()))
+    )
+    if not joined:
+        cast.write(
+            lambda conn: conn.execute(
+                insert(tournament_rows.PLAYERS).values(
+                    tournament_id=tid, user_pk=joiner.id, joined_at=now(), status="active"
+                )
+            )
+        )
+    cast.write(lambda conn: tournament_job.step(conn, pool, tid, now(), Work()))
+    table = cast.write(
+        lambda conn: conn.execute(
+            select(tournament_rows.TABLES).where(tournament_rows.TABLES.c.tournament_id == tid)
+        ).one()
+    )
+    assert joined or table.game_id is None, "a table seated two players across an ignore"
+    if table.game_id is not None:
+
+        def call_off(conn: Connection, game_id: Any = table.game_id) -> None:
+            record = fetch_game(conn, game_id, lock=True)
+            ending.abort(conn, pool, host, record, record.version)
+
+        cast.write(call_off)
+    return joined and table.game_id is not None
 
 
 def invite_to_watch(cast: Cast, actor: int, other: int) -> bool:
@@ -229,6 +312,8 @@ MEETINGS: dict[str, tuple[Callable[[Cast, int, int], bool], str | None]] = {
     "start_a_thread": (start_a_thread, "messages_from"),
     "reply_in_a_thread": (reply_in_a_thread, None),
     "join_open_seat": (join_open_seat, None),
+    "auto_match": (auto_match, None),
+    "join_a_tournament": (join_a_tournament, None),
     "invite_to_watch": (invite_to_watch, None),
     "see_a_chat_line": (see_a_chat_line, None),
     "accept_an_invite": (accept_an_invite, None),

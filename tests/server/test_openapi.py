@@ -93,6 +93,14 @@ OPERATION_IDS = {
     ("POST", "/ladders/{kind}/challenges"): "ladders-challenge",
     ("POST", "/ladders/{kind}/vacation"): "ladders-vacation",
     ("GET", "/ladders/{kind}/history"): "ladders-history",
+    ("POST", "/automatch"): "automatch-file",
+    ("GET", "/automatch"): "automatch-list",
+    ("DELETE", "/automatch/{ticket_id}"): "automatch-cancel",
+    ("GET", "/tournaments"): "tournaments-list",
+    ("POST", "/tournaments"): "tournaments-create",
+    ("GET", "/tournaments/{tournament_id}"): "tournaments-get",
+    ("POST", "/tournaments/{tournament_id}/join"): "tournaments-join",
+    ("POST", "/tournaments/{tournament_id}/withdraw"): "tournaments-withdraw",
     ("GET", "/ratings"): "ratings-kinds",
     ("GET", "/ratings/{kind}"): "ratings-leaderboard",
     ("GET", "/users/{user_id}/ratings/{kind}/history"): "users-rating-history",
@@ -108,6 +116,8 @@ CREATED = {
     ("POST", "/games/{game_id}/rematch"),
     ("POST", "/games/{game_id}/chat"),
     ("POST", "/ladders/{kind}/challenges"),
+    ("POST", "/tournaments"),
+    ("POST", "/automatch"),
 }
 
 #: Response models that let a game add keys of its own.

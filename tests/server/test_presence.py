@@ -252,6 +252,8 @@ def test_what_a_path_says(clock: Clock) -> None:
     assert here.activity_of_path("/games/7") == at_game(7)
     assert here.activity_of_path("/waiting") == LOOKING
     assert here.activity_of_path("/new/boatzee") == LOOKING
+    assert here.activity_of_path("/automatch") == LOOKING
+    assert here.activity_of_path("/tournaments/3") == LOOKING
     assert here.activity_of_path("/newsletter") == IDLE
     assert here.activity_of_path("/status") == IDLE
 

@@ -36,6 +36,7 @@ from dicehall.server.core.models import DiceBatch, Rating, SeatRow, User
 from dicehall.server.core.security import issue_api_token
 from dicehall.server.domain.people import search
 from dicehall.server.domain.services import Services
+from dicehall.server.domain.tournaments import job as tournaments_job
 from tests.server.conftest import Headers, MakeUser
 
 API = "/api/v1"
@@ -385,6 +386,21 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
              body={"days": 2})  # fmt: skip
         call(client, "GET", "/ladders/{kind}/history", 200, me, path_parameters=ladder)
         call(client, "POST", "/ladders/{kind}/leave", 200, me, path_parameters=ladder)
+        ticket = call(client, "POST", "/automatch", 201, me,
+                      body={"game": "bullseye", "seats": [3, 4], "bots_after": 60})  # fmt: skip
+        call(client, "GET", "/automatch", 200, me)
+        call(client, "DELETE", "/automatch/{ticket_id}", 200, me,
+             path_parameters={"ticket_id": ticket["id"]})  # fmt: skip
+        cup = {"name": "Fuzz cup", "game": "boatzee", "format": "cup", "size": 2}
+        made = call(client, "POST", "/tournaments", 201, me, body=cup)
+        at = {"tournament_id": made["id"]}
+        call(client, "POST", "/tournaments/{tournament_id}/join", 200, me, path_parameters=at)
+        call(client, "POST", "/tournaments/{tournament_id}/join", 200, friend, path_parameters=at)
+        tournaments_job.run(services, datetime.now(UTC))  # full: its first round starts
+        call(client, "GET", "/tournaments", 200, me, query={"status": "running"})
+        call(client, "GET", "/tournaments/{tournament_id}", 200, me, path_parameters=at)
+        call(client, "POST", "/tournaments/{tournament_id}/withdraw", 200, me,
+             path_parameters=at)  # fmt: skip
         # A rated game to its end (I resign), and the two players listed on its leaderboard.
         rated = {"game_id": create(client, friend, "boss", "me", "user:fuzzer")}
         client.post(f"{API}/games/{rated['game_id']}/accept", headers=me)

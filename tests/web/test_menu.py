@@ -12,12 +12,13 @@ from tests.web.conftest import shoot, signup_api
 from tests.web.test_notifications_bell import no_sideways_scroll
 
 GROUPS = {
-    "Play": ["Game status", "New game", "Waiting room"],
+    "Play": ["Game status", "New game", "Auto-match", "Waiting room"],
     "Talk": ["My messages", "Send message", "Tell a friend"],
     "Spy": [
         "Who is here?",
         "Search user profiles",
         "Ladders",
+        "Tournaments",
         "Ratings",
         "Watch games",
         "Fair dice",

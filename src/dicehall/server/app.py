@@ -22,6 +22,7 @@ from dicehall.server.http.limits import BodySizeLimit, HeaderLimits
 from dicehall.server.web.common import install_login_redirect, install_page_not_found
 from dicehall.server.workers.driver import BotDriver
 from dicehall.server.workers.hintwork import HintService
+from dicehall.server.workers.jobs import SiteJobs
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
@@ -30,16 +31,20 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     driver = BotDriver(built)
     hints = HintService(built.settings.hint_workers, built.settings.hint_seconds)
+    jobs = SiteJobs(built)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await built.broker.start()
         await driver.start()
+        if built.settings.site_jobs:
+            await jobs.start()
         hints.bind(asyncio.get_running_loop())
         try:
             yield
         finally:
             hints.close()
+            await jobs.stop()
             await driver.stop()
             await built.broker.stop()
 
@@ -55,6 +60,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.state.services = built
     app.state.driver = driver
     app.state.hints = hints
+    app.state.jobs = jobs
     app.state.metrics = metrics.SiteMetrics(built, driver.load)
     install_error_handlers(app)
     install_login_redirect(app)
@@ -83,6 +89,7 @@ def _static_dir() -> str:
 def _routers() -> list[APIRouter]:
     from dicehall.server.api import (
         accounts,
+        automatch,
         chat,
         endings,
         hints,
@@ -96,6 +103,7 @@ def _routers() -> list[APIRouter]:
         relations,
         replay,
         settings,
+        tournaments,
         user_search,
         vacation,
         watching,
@@ -121,6 +129,8 @@ def _routers() -> list[APIRouter]:
         user_search.router,
         history.router,
         ladders.router,
+        automatch.router,
+        tournaments.router,
         ratings.router,
         fairness.router,
         ws.router,

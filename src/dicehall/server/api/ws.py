@@ -13,6 +13,10 @@ is refused with close code 4404 before it is accepted; a guest whose invitation 
 withdrawn has the socket closed with 4404. Spectators are counted (a player's own board is
 not) and hear each change of the count.
 
+A socket opened with ``?tournament=ID`` follows tournament ID (its page, signed in or not):
+it hears ``{"type": "tournament", "id": ID, "version": v}`` on each change; a tournament
+that does not exist is refused with close code 4404 before the socket is accepted.
+
 While a signed-in user's socket is open they are on Who is here (noted when it connects and
 every heartbeat; at its game when it follows one); a closed socket takes nobody out at once.
 """
@@ -46,6 +50,7 @@ from dicehall.server.domain.push import (
     watching_message,
 )
 from dicehall.server.domain.services import Services
+from dicehall.server.domain.tournaments.live import followable
 
 #: Close code (sent instead of accepting) for a game the socket may not follow.
 CLOSE_NO_GAME = 4404
@@ -69,13 +74,18 @@ def _who(websocket: WebSocket, services: Services) -> tuple[int, str] | None:
         return user.id, token_credential(digest(secret.strip()))
 
 
-def _watched(websocket: WebSocket) -> int | None:
-    """The game ``?watch=`` names: its id (0 for what can name no game), None when the
-    socket follows no game."""
-    raw = websocket.query_params.get("watch")
+def _watched(websocket: WebSocket, name: str = "watch") -> int | None:
+    """The game ``?watch=`` (or the tournament ``?tournament=``) names: its id (0 for what
+    can name none), None when the socket follows none."""
+    raw = websocket.query_params.get(name)
     if raw is None:
         return None
     return int(raw) if raw.isdigit() and len(raw) <= 10 and in_id_range(int(raw)) else 0
+
+
+def _tournament_exists(services: Services, tournament_id: int) -> bool:
+    with services.read_conn() as conn:
+        return followable(conn, tournament_id)
 
 
 def _access(services: Services, game_id: int, user_pk: int | None) -> bool | None:
@@ -92,7 +102,9 @@ async def push_socket(websocket: WebSocket) -> None:
     """Sends ``{"type": "game", "game": id, "version": v, "your_turn": bool}`` on each change
     of my games; with ``?watch=ID``, ``{"type": "game", "game": ID, "version": v, "status":
     s}`` on each change of game ID (to spectators) and ``{"type": "watching", "game": ID,
-    "watching": n, "seq": s}`` when its count of spectators changes."""
+    "watching": n, "seq": s}`` when its count of spectators changes; with
+    ``?tournament=ID``, ``{"type": "tournament", "id": ID, "version": v}`` on each change
+    of tournament ID."""
     services: Services = websocket.app.state.services
     origin = websocket.headers.get("origin")
     if origin and "authorization" not in websocket.headers:
@@ -101,9 +113,15 @@ async def push_socket(websocket: WebSocket) -> None:
             await websocket.close(code=4403, reason="cross-site socket refused")
             return
     watched = _watched(websocket)
+    followed = _watched(websocket, "tournament")
     who = await run_in_threadpool(_who, websocket, services)
-    if who is None and watched is None:
+    if who is None and watched is None and followed is None:
         await websocket.close(code=4401, reason="sign in first")
+        return
+    if followed is not None and not (
+        followed and await run_in_threadpool(_tournament_exists, services, followed)
+    ):
+        await websocket.close(code=CLOSE_NO_GAME, reason="there is no such tournament")
         return
     user_pk, credential = who if who is not None else (None, None)
     seated: bool | None = False
@@ -130,6 +148,10 @@ async def push_socket(websocket: WebSocket) -> None:
             if watched:
                 watch = await stack.enter_async_context(
                     services.broker.watch(watched, queue, user_pk=user_pk, counted=not seated)
+                )
+            if followed:
+                await stack.enter_async_context(
+                    services.broker.follow_tournament(followed, queue, user_pk=user_pk)
                 )
             if user_pk is not None:
                 # An open socket keeps its user on Who is here (at its game, if it follows one).

@@ -82,6 +82,15 @@ class Settings(BaseSettings):
     #: Signs links the site hands out (invites); empty: a secret made once and kept in the
     #: database, which every process of the site shares.
     secret_key: SecretStr = SecretStr("")
+    #: The periodic site jobs (auto-match, tournament rounds, the tournament schedule):
+    #: whether this process runs them, and how often each looks for work it was not told
+    #: about (seconds).
+    site_jobs: bool = True
+    matcher_seconds: float = Field(5.0, gt=0)
+    tournament_seconds: float = Field(10.0, gt=0)
+    #: Scheduled tournaments (see docs/site-tournaments.md): a daily cup and a weekly Swiss
+    #: per game by default; empty turns the schedule off.
+    tournament_schedule: str = "daily-cup,weekly-swiss"
 
     @field_validator("db_url", mode="before")
     @classmethod

@@ -534,3 +534,120 @@ class LadderMove(Base):
         ForeignKey("games.id", ondelete="SET NULL"), nullable=True
     )
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AutomatchTicket(Base):
+    """A player waiting to be matched: the game they want, the table sizes they accept."""
+
+    __tablename__ = "automatch_tickets"
+    __table_args__ = (
+        Index("ix_automatch_waiting", "status", "game"),
+        Index("ix_automatch_user", "user_pk", "status"),
+        NEVER_REUSE_IDS,
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(24))
+    #: The game's options as the codec writes them (canonical: equal options, equal text).
+    options: Mapped[str] = mapped_column(Text)
+    seats_min: Mapped[int] = mapped_column(Integer)
+    seats_max: Mapped[int] = mapped_column(Integer)
+    #: The pace as stored on games (None: no clock).
+    pace: Mapped[str | None] = mapped_column(Text, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    #: Minutes after which bots fill the missing seats (None: never).
+    bots_after: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: waiting, matched or cancelled.
+    status: Mapped[str] = mapped_column(String(12))
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), nullable=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    matched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Tournament(Base):
+    """A tournament: its game and format, who may join, and where it stands."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (Index("ix_tournaments_status", "status", "starts_at"), NEVER_REUSE_IDS)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(24))
+    options: Mapped[str] = mapped_column(Text)
+    #: cup, swiss or knockout.
+    format: Mapped[str] = mapped_column(String(12))
+    #: Seats at each table.
+    table_seats: Mapped[int] = mapped_column(Integer)
+    #: Players it starts with when full (None: starts at ``starts_at`` with whoever joined).
+    size: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: Rounds of a Swiss (cups and knockouts have as many as their players need).
+    rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The tournament's pace as given (a name or the figures, JSON).
+    pace: Mapped[str] = mapped_column(Text)
+    #: Seconds each player has for a whole game (no increment, no vacation).
+    bank: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    starts_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    buddies_only: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_by: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), nullable=True
+    )
+    #: Scheduled tournaments: which slot of the schedule made it (one per slot, ever).
+    schedule_key: Mapped[str | None] = mapped_column(String(80), nullable=True, unique=True)
+    #: open, running, finished or cancelled.
+    status: Mapped[str] = mapped_column(String(12))
+    #: The round being played (0 before the start).
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    round_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Bumped by every change (live pages compare it).
+    version: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class TournamentPlayer(Base):
+    """A player in a tournament: points so far and whether they still play."""
+
+    __tablename__ = "tournament_players"
+    __table_args__ = (Index("ix_tournament_players_user", "user_pk"),)
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_pk: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: active, withdrawn, timed_out or out (knocked out).
+    status: Mapped[str] = mapped_column(String(12))
+    points: Mapped[float] = mapped_column(Float, default=0.0)
+    #: The rating the player started with (seeding and the last tie-break).
+    seed: Mapped[float] = mapped_column(Float, default=0.0)
+    #: The round after which the player stopped playing (None: still in).
+    left_round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The final place, once the tournament has finished.
+    place: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class TournamentTable(Base):
+    """One table of one round: who sits where, its game (none for a bye) and its points."""
+
+    __tablename__ = "tournament_tables"
+    __table_args__ = (UniqueConstraint("tournament_id", "round", "number"), NEVER_REUSE_IDS)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), nullable=True, unique=True
+    )
+    #: The players' user pks by seat (JSON list).
+    players: Mapped[str] = mapped_column(Text)
+    #: The points each seat scored (JSON list, by seat), once the table is done.
+    points: Mapped[str | None] = mapped_column(Text, nullable=True)
+    done: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -15,6 +15,7 @@ from sqlalchemy import Connection
 
 _KEY = "dicehall_after_commit"
 _PUBLISH = "dicehall_publish"
+_PUBLISH_TOURNAMENT = "dicehall_publish_tournament"
 
 Publish = Callable[[int, dict[str, Any]], None]
 """Sends a message to one user's live connections (the push broker's ``publish``)."""
@@ -47,3 +48,20 @@ def publish_after_commit(conn: Connection, user_pk: int, message: dict[str, Any]
     publish: Publish | None = conn.info.get(_PUBLISH)
     if publish is not None:
         after_commit(conn, lambda: publish(user_pk, message))
+
+
+def bind_tournament_publisher(conn: Connection, publish: Publish) -> None:
+    """Let work on ``conn`` push messages to the sockets following a tournament (its page)
+    once it commits (``publish(tournament_id, message)``: the broker's)."""
+    conn.info[_PUBLISH_TOURNAMENT] = publish
+
+
+def publish_tournament_after_commit(
+    conn: Connection, tournament_id: int, message: dict[str, Any]
+) -> None:
+    """Push ``message`` to the sockets following tournament ``tournament_id`` once the
+    transaction on ``conn`` has committed (a connection with no publisher bound pushes
+    nothing)."""
+    publish: Publish | None = conn.info.get(_PUBLISH_TOURNAMENT)
+    if publish is not None:
+        after_commit(conn, lambda: publish(tournament_id, message))

@@ -4,6 +4,7 @@ through the WebSocket once the change that made them commits."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, func, insert, select, update
@@ -19,28 +20,39 @@ PAGE = 50
 
 def add(conn: Connection, user_pk: int, kind: str, game_id: int | None, text: str) -> None:
     """Tell ``user_pk`` something (stored now, pushed after the commit)."""
+    add_many(conn, [(user_pk, game_id, text)], kind)
+
+
+def add_many(conn: Connection, told: Sequence[tuple[int, int | None, str]], kind: str) -> None:
+    """Tell each ``(user_pk, game_id, text)`` of ``told`` something of ``kind``, in one
+    statement (stored now, each pushed after the commit)."""
+    if not told:
+        return
     moment = now()
-    new_id = conn.execute(
-        insert(NOTIFICATIONS)
-        .values(
-            user_pk=user_pk,
-            kind=kind,
-            game_id=game_id,
-            text=text[:200],
-            created_at=moment,
-            read=False,
-        )
-        .returning(NOTIFICATIONS.c.id)
-    ).scalar_one()
-    message = {
-        "type": "notification",
-        "id": int(new_id),
-        "kind": kind,
-        "game": game_id,
-        "text": text[:200],
-        "created_at": moment.isoformat(),
-    }
-    publish_after_commit(conn, user_pk, message)
+    made = conn.execute(
+        insert(NOTIFICATIONS).returning(NOTIFICATIONS.c.id, sort_by_parameter_order=True),
+        [
+            {
+                "user_pk": user_pk,
+                "kind": kind,
+                "game_id": game_id,
+                "text": text[:200],
+                "created_at": moment,
+                "read": False,
+            }
+            for user_pk, game_id, text in told
+        ],
+    ).scalars()
+    for (user_pk, game_id, text), new_id in zip(told, list(made), strict=True):
+        message = {
+            "type": "notification",
+            "id": int(new_id),
+            "kind": kind,
+            "game": game_id,
+            "text": text[:200],
+            "created_at": moment.isoformat(),
+        }
+        publish_after_commit(conn, user_pk, message)
 
 
 def listing(

@@ -169,6 +169,15 @@ class DicePool:
         ordered = sorted(rows, key=lambda r: int(r.id))
         return [ServedSet(r.id, tuple(int(c) for c in r.faces)) for r in ordered]
 
+    def hold_cursor(self, conn: Connection) -> None:
+        """Lock the pool's cursor until the transaction ends, serving nothing.
+
+        Every move that rolls takes the cursor after its game's row and before anything a
+        game's end touches (a ladder, a tournament). A job that starts games under such a
+        lock takes the cursor first, so the two orders never cross (PostgreSQL; SQLite's
+        writers take turns anyway)."""
+        conn.execute(_ADVANCE_CURSOR, {"b_count": 0})
+
     def reveal_ready(self, conn: Connection) -> list[int]:
         """Reveal every spent batch whose games have all ended; return their ids."""
         cursor = conn.execute(

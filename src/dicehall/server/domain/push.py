@@ -9,7 +9,9 @@ A socket may also follow one game (a spectator's board, signed in or not): what 
 for the game reaches every socket following it, on every process. The spectators of a game
 are counted across processes in a Redis sorted set (one member per socket, which expires
 unless its process renews it, so a dead process's sockets drop out of the count), or in
-memory without Redis; each change of the count is published to the game's followers.
+memory without Redis; each change of the count is published to the game's followers. Likewise
+a socket may follow one tournament (its page, uncounted): what is published for the
+tournament reaches every socket following it, on every process.
 
 Besides pushes, the channel carries orders to close sockets: when a session ends (log-out,
 password change) or an API token is revoked, every process closes the sockets that were
@@ -20,8 +22,9 @@ unreachable, pushes and orders reach this process's own sockets only, and the li
 reconnecting.
 
 (Longer than most modules: the local and the Redis broker implement one protocol, players'
-pushes, spectators' follows and counts, and closing orders, and share the socket queues
-and subscriptions; splitting them would spread one delivery path over several files.)
+pushes, spectators' follows and counts, tournament pages' follows, and closing orders, and
+share the socket queues and subscriptions; splitting them would spread one delivery path
+over several files.)
 """
 
 from __future__ import annotations
@@ -153,6 +156,7 @@ class LocalBroker:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subscriptions: dict[int, list[Subscription]] = {}
         self._watches: dict[int, list[Watch]] = {}
+        self._tournaments: dict[int, list[Subscription]] = {}
         self._process = uuid.uuid4().hex[:16]
         self._names = itertools.count(1)
         self._seq = 0
@@ -173,6 +177,11 @@ class LocalBroker:
         never raises). A ``"game"`` message reaches the spectators only: the players'
         sockets get their own push."""
         self._dispatch({"game": game_id, "message": message})
+
+    def publish_tournament(self, tournament_id: int, message: dict[str, Any]) -> None:
+        """Send ``message`` to every socket following tournament ``tournament_id`` (its
+        page), on every process (safe from any thread; never raises)."""
+        self._dispatch({"tournament": tournament_id, "message": message})
 
     def end_watch(self, game_id: int, user_pk: int, reason: str) -> None:
         """Close ``user_pk``'s sockets that follow game ``game_id``, on every process (their
@@ -213,6 +222,8 @@ class LocalBroker:
         try:
             if "message" in payload and "game" in payload:
                 self._put_game(int(payload["game"]), dict(payload["message"]))
+            elif "message" in payload and "tournament" in payload:
+                self._put_tournament(int(payload["tournament"]), dict(payload["message"]))
             elif "message" in payload:
                 self._put(int(payload["user"]), dict(payload["message"]))
             elif "end" in payload:
@@ -231,6 +242,10 @@ class LocalBroker:
             if message.get("type") == "game" and not watch.counted:
                 continue
             watch.deliver(message)
+
+    def _put_tournament(self, tournament_id: int, message: dict[str, Any]) -> None:
+        for follower in tuple(self._tournaments.get(tournament_id, ())):
+            follower.deliver(message)
 
     def _unwatch(self, order: dict[str, Any], reason: str) -> None:
         game_id, user_pk = int(order["game"]), int(order["user"])
@@ -343,7 +358,34 @@ class LocalBroker:
                     await self._recount(watch, joined=False)
 
     def _anonymous(self) -> int:
-        return sum(1 for ws in tuple(self._watches.values()) for w in ws if w.user_pk == 0)
+        watching = (w for ws in tuple(self._watches.values()) for w in ws)
+        following = (f for fs in tuple(self._tournaments.values()) for f in fs)
+        return sum(1 for s in (*watching, *following) if s.user_pk == 0)
+
+    @contextlib.asynccontextmanager
+    async def follow_tournament(
+        self, tournament_id: int, queue: asyncio.Queue[dict[str, Any]], *, user_pk: int | None
+    ) -> AsyncIterator[Subscription]:
+        """A socket's following of tournament ``tournament_id`` for as long as the context
+        is open: what is published for the tournament goes to ``queue``.
+
+        Raises :class:`TooManySockets` for a signed-out visitor (``user_pk`` None) when this
+        process already serves ``anonymous_watchers`` of them (games' spectators included).
+        """
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        if user_pk is None and self._anonymous() >= self.anonymous_watchers:
+            raise TooManySockets(f"at most {self.anonymous_watchers} signed-out followers here")
+        follower = Subscription(user_pk or 0, None, queue=queue, loop=asyncio.get_running_loop())
+        self._tournaments.setdefault(tournament_id, []).append(follower)
+        try:
+            yield follower
+        finally:
+            current = self._tournaments.get(tournament_id, [])
+            with contextlib.suppress(ValueError):
+                current.remove(follower)
+            if not current:
+                self._tournaments.pop(tournament_id, None)
 
     def local_watching(self, game_id: int) -> int:
         """How many spectators' sockets follow game ``game_id`` on this process."""

@@ -50,6 +50,7 @@ class Services:
         """
         with self.write_lock, self.write_engine.connect() as conn:
             txn.bind_publisher(conn, self.broker.publish)
+            txn.bind_tournament_publisher(conn, self.broker.publish_tournament)
             try:
                 with conn.begin():
                     yield conn

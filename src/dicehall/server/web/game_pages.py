@@ -38,6 +38,7 @@ from dicehall.server.web.common import (
 from dicehall.server.web.forms import Form
 from dicehall.server.web.moments import moment
 from dicehall.server.web.render import page
+from dicehall.server.web.tournament_words import game_marks
 
 router = APIRouter(include_in_schema=False)
 
@@ -154,6 +155,9 @@ def _status_page(
     assert user is not None
     with services_of(request).read_conn() as conn:
         rows = _describe_games(gameservice.my_games(conn, user), user.user_id)
+        marks = game_marks(conn, [r["id"] for r in rows])
+    for row in rows:
+        row["tournament"] = marks.get(row["id"])
     waiting = sum(1 for r in rows if r["invitation"] or r["your_turn"])
     sections = [
         ("Invitations to you", [r for r in rows if r["invitation"]]),

@@ -13,6 +13,7 @@ from fastapi import APIRouter
 
 from dicehall.server.web import (
     account_pages,
+    automatch_pages,
     game_pages,
     history_pages,
     info_pages,
@@ -27,6 +28,8 @@ from dicehall.server.web import (
     relation_pages,
     replay_pages,
     settings_pages,
+    tournament_forms,
+    tournament_pages,
     vacation_pages,
     watch_pages,
 )
@@ -49,7 +52,11 @@ for pages in (
     invite_pages,
     watch_pages,
     ladder_pages,
+    automatch_pages,
     ratings_pages,
+    # The create form's /tournaments/new before a tournament's /tournaments/{id}.
+    tournament_forms,
+    tournament_pages,
 ):
     router.include_router(pages.router)
 

@@ -44,6 +44,7 @@ from dicehall.server.web.common import (
 from dicehall.server.web.forms import Form
 from dicehall.server.web.rating_chart import HEIGHT, MARGIN, WIDTH, RatingCard, rating_cards
 from dicehall.server.web.render import page
+from dicehall.server.web.tournament_words import results_of
 
 router = APIRouter(include_in_schema=False)
 
@@ -147,6 +148,7 @@ class ProfileView:
     extras: dict[str, Any]
     last_seen: str
     ratings: list[RatingCard]
+    tournaments: list[dict[str, Any]]
 
 
 def _view(services: Services, user_id: str, viewer_pk: int | None) -> ProfileView | None:
@@ -165,6 +167,7 @@ def _view(services: Services, user_id: str, viewer_pk: int | None) -> ProfileVie
             extras,
             profile.seen_words(seen, now().date()),
             rating_cards(conn, shown.id),
+            results_of(conn, shown.id),
         )
 
 
@@ -200,6 +203,7 @@ async def _profile_page(
         mine=who.user is not None and who.user.id == view.shown.id,
         note_most=relations.NOTE_MOST,
         ratings=view.ratings,
+        tournaments=view.tournaments,
         chart=(WIDTH, HEIGHT, MARGIN),
     )
 

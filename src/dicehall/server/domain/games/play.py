@@ -45,6 +45,8 @@ from dicehall.server.domain.pool import SET_SIZE, SETS, DicePool
 from dicehall.server.domain.publiclog import hidden_outcomes_of, is_hidden, public_events
 from dicehall.server.domain.ratings.ladder_results import settle_game
 from dicehall.server.domain.ratings.store import rate_game
+from dicehall.server.domain.tournaments.results import ENDED
+from dicehall.server.domain.tournaments.results import settle_game as settle_table
 
 # -- moves -----------------------------------------------------------------------------------
 
@@ -232,6 +234,8 @@ def write_game(conn: Connection, new: GameRecord, remind_at: Any = None) -> None
         rate_game(conn, new)
     if new.ladder:
         settle_game(conn, new)
+    if new.status in ENDED:
+        settle_table(conn, new)
 
 
 def withhold_unshown_dice(conn: Connection, record: GameRecord) -> None:

@@ -264,11 +264,45 @@ def create_game(
     chosen_pace = pace_for(pace, seats)
     rating_kind = rating_kind_for(entry.name, options, seats, rated)
     check_create_quota(conn, creator, seats, limits)
+    game_id = insert_game(
+        conn,
+        entry.name,
+        options,
+        seats,
+        created_by=creator.id,
+        pace=chosen_pace,
+        vacation=vacation,
+        private=private,
+        rating_kind=rating_kind,
+        ladder=ladder,
+    )
+    record = fetch_game(conn, game_id)
+    if all(s.is_ready for s in seats):
+        record = start_game(conn, pool, record, seats)
+    return record, seats
+
+
+def insert_game(
+    conn: Connection,
+    kind: str,
+    options: object,
+    seats: Sequence[SeatInfo],
+    *,
+    created_by: int,
+    pace: Pace | None,
+    vacation: bool,
+    private: bool,
+    rating_kind: str | None,
+    ladder: bool,
+    seated_now: bool = False,
+) -> int:
+    """Write a new game waiting for its start and its seats (``seated_now``: every seat
+    taken at this moment); the game's id. Caller commits."""
     moment = now()
-    game_id = conn.execute(
+    game_id: int = conn.execute(
         insert(GAMES)
         .values(
-            kind=entry.name,
+            kind=kind,
             options=codec.dumps(options),
             seats=len(seats),
             status="waiting",
@@ -277,10 +311,10 @@ def create_game(
             to_act=None,
             result=None,
             event_count=0,
-            created_by=creator.id,
+            created_by=created_by,
             created_at=moment,
             updated_at=moment,
-            pace=None if chosen_pace is None else chosen_pace.dumps(),
+            pace=None if pace is None else pace.dumps(),
             vacation=vacation,
             private=private,
             rating_kind=rating_kind,
@@ -297,14 +331,12 @@ def create_game(
                 "user_pk": s.user_pk,
                 "bot": s.bot,
                 "invited": s.invited,
+                "joined_at": moment if seated_now else None,
             }
             for s in seats
         ],
     )
-    record = fetch_game(conn, game_id)
-    if all(s.is_ready for s in seats):
-        record = start_game(conn, pool, record, seats)
-    return record, seats
+    return game_id
 
 
 def join_game(

@@ -7,8 +7,9 @@ What counts (see docs/site.md, "Who is here"):
   closed socket is not taken out: its user stays online until ``online`` seconds after the
   last touch, so a reload never flickers.
 - *At what*: a game (its board's socket, its page, or an API call on it); looking for a
-  game (the waiting room, a new-game page, or the ``open`` games API); any other page is
-  idle; an API call that names no game keeps what it was.
+  game (the waiting room, a new-game page, the auto-match and tournament pages, or the
+  ``open`` games and auto-match APIs); any other page is idle; an API call that names no
+  game keeps what it was.
 - *Doing*, decided when the list is made: ``playing`` a game they sit in that is in
   progress (its id and kind shown only to a viewer who may watch it), ``looking`` for a
   game (at the waiting room or a new-game page, or sitting in a game waiting for players),
@@ -63,14 +64,14 @@ LIST_MOST = 200
 
 _API_GAME = re.compile(r"/api/v1/games/(\d{1,10})(?:/|$)")
 _PAGE_GAME = re.compile(r"/games/(\d{1,10})(?:/|$)")
-_LOOKING_PAGES = re.compile(r"/(?:waiting|new)(?:/|$)")
+_LOOKING_PAGES = re.compile(r"/(?:waiting|new|automatch|tournaments)(?:/|$)")
 
 
 def activity_of_path(path: str) -> Activity | None:
     """What a request for ``path`` says its user is at (None: an API call that says
     nothing, which keeps what they were at)."""
     if path.startswith("/api/"):
-        if path == "/api/v1/games/open":
+        if path in ("/api/v1/games/open", "/api/v1/automatch"):
             return LOOKING
         found = _API_GAME.match(path)
         return at_game(int(found.group(1))) if found else None

@@ -135,6 +135,23 @@ def check_all_may_meet(
             )
 
 
+def apart_pairs(conn: Connection, user_pks: Iterable[int]) -> set[frozenset[int]]:
+    """The pairs of ``user_pks`` across an ignore (either way), in one query: what
+    :func:`may_interact_many` refuses for the meeting ``"match"`` (no setting narrows a
+    match), for the matcher and the tournaments, which seat hundreds of people at once."""
+    pks = set(user_pks)
+    if len(pks) < 2:
+        return set()
+    rows = conn.execute(
+        select(RELATIONS.c.owner_pk, RELATIONS.c.target_pk).where(
+            RELATIONS.c.kind == "ignore",
+            RELATIONS.c.owner_pk.in_(pks),
+            RELATIONS.c.target_pk.in_(pks),
+        )
+    )
+    return {frozenset((row.owner_pk, row.target_pk)) for row in rows}
+
+
 def others_across_an_ignore(conn: Connection, user_pk: int) -> set[int]:
     """Everyone ``user_pk`` ignores or is ignored by: those :func:`may_interact_many` refuses
     for every meeting, to filter lists shown to ``user_pk`` (chat lines, open games)."""

@@ -1,0 +1,1 @@
+"""Tournaments: formats, scoring, tie-breaks, and the site tournaments built on them."""
