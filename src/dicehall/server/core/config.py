@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     argon2_memory_kib: int = Field(65536, ge=8)
     #: Pre-rolled sets of six dice per batch, and how many unserved sets to keep committed.
     dice_batch_size: int = Field(1000, ge=1)
+    #: Pre-shuffled Hold'em bags per committed batch (one bag per hand).
+    bag_batch_size: int = Field(200, ge=1)
     #: Requests per minute per client address for sign-up and log-in.
     auth_rate_per_minute: int = Field(
         20,

@@ -173,7 +173,8 @@ class SeatRow(Base):
 
 
 class EventRow(Base):
-    """One event of a game's log; ``dice_set`` names the pool set a roll came from."""
+    """One event of a game's log; ``dice_set`` names the first pool set a roll came from,
+    ``bag_shuffle`` the committed shuffle a bag draw came from (its prefix, in order)."""
 
     __tablename__ = "game_events"
 
@@ -183,6 +184,7 @@ class EventRow(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     data: Mapped[str] = mapped_column(Text)
     dice_set: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    bag_shuffle: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -206,9 +208,13 @@ class IdempotencyRow(Base):
 
 
 class DiceBatch(Base):
-    """A batch of pre-rolled sets, committed by ``commitment`` before its first set is served.
+    """A batch of pre-rolled sets, committed before its first set is served.
 
-    ``salt`` stays secret until the batch is revealed.
+    Scheme 2 (every batch since migration 0007): ``root`` is the Merkle root over the sets'
+    salted leaves (``commitment`` repeats it, ``salt`` is empty) and ``log_seq`` its record
+    in the public log; a finished game's proof reveals its own leaves. Scheme 1 (before):
+    ``commitment`` is SHA-256 over ``salt`` and every set, and ``salt`` stays secret until
+    the whole batch is revealed.
     """
 
     __tablename__ = "dice_batches"
@@ -222,6 +228,9 @@ class DiceBatch(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     revealed: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     revealed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    scheme: Mapped[int] = mapped_column(Integer, default=2, server_default="1")
+    root: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    log_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class DiceSet(Base):
@@ -235,6 +244,8 @@ class DiceSet(Base):
     game_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
     #: Served to a chance outcome the table never saw (a folded Hold'em pocket): never revealed.
     withheld: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The leaf's own salt (hex; scheme 2 only), published only in its game's proof.
+    salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class DiceCursor(Base):
@@ -244,6 +255,62 @@ class DiceCursor(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     next_set: Mapped[int] = mapped_column(BigInteger)
+
+
+class BagBatch(Base):
+    """A batch of pre-shuffled Hold'em bags, committed by its Merkle ``root`` (logged as
+    record ``log_seq``) before its first shuffle is served."""
+
+    __tablename__ = "bag_batches"
+    __table_args__ = NEVER_REUSE_IDS
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    root: Mapped[str] = mapped_column(String(64))
+    size: Mapped[int] = mapped_column(Integer)
+    first_shuffle: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    log_seq: Mapped[int] = mapped_column(Integer)
+
+
+class BagShuffle(Base):
+    """One shuffle of the 20 coloured dice; ``id`` is its global place in the serving order.
+
+    ``colours`` in drawing order; ``salt`` is the leaf's salt and ``secret`` derives each
+    position's salt (never published: a proof shows single positions)."""
+
+    __tablename__ = "bag_shuffles"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    batch_id: Mapped[int] = mapped_column(ForeignKey("bag_batches.id"), index=True)
+    colours: Mapped[str] = mapped_column(String(20))
+    salt: Mapped[str] = mapped_column(String(64))
+    secret: Mapped[str] = mapped_column(String(64))
+    game_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+
+
+class BagCursor(Base):
+    """The single row that says which shuffle is served next (row-locked while serving)."""
+
+    __tablename__ = "bag_cursor"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    next_shuffle: Mapped[int] = mapped_column(BigInteger)
+
+
+class FairnessRecord(Base):
+    """One record of the public, hash-chained log of batch commitments (append-only).
+
+    ``body`` is the record's canonical JSON (what ``hash`` covers); appended only under the
+    dice pool's cursor lock, so records are numbered without gaps."""
+
+    __tablename__ = "fairness_log"
+    __table_args__ = (UniqueConstraint("kind", "batch_id"),)
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(8))
+    batch_id: Mapped[int] = mapped_column(Integer)
+    body: Mapped[str] = mapped_column(Text)
+    hash: Mapped[str] = mapped_column(String(64))
 
 
 class SeatTimeout(Base):

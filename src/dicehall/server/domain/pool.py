@@ -1,11 +1,14 @@
 """The dice pool: pre-rolled sets of six faces, committed in batches, served strictly in order.
 
-Each batch is made with ``secrets`` and committed by SHA-256 over a random salt and its sets
-(see :func:`commitment_of`) in its own transaction before its first set can be served.
-Sets are served through a single cursor row that every serving transaction locks, so under
-any concurrency each set goes to exactly one roll request, in order, and is never reused.
-A batch is revealed (its salt published) once it is spent and every game that drew from it
-has ended, so an audit never exposes a die of a game in progress.
+Each batch is made with ``secrets`` and committed, in its own transaction before its first
+set can be served, by the Merkle root over its sets' salted leaves, appended to the public
+log (:mod:`~dicehall.server.domain.fairlog`). Sets are served through a single cursor row
+that every serving transaction locks, so under any concurrency each set goes to exactly one
+roll request, in order, and is never reused. A finished game's proof reveals its own leaves.
+
+Batches made before migration 0007 (scheme 1) were committed by SHA-256 over one salt and
+every set (:func:`commitment_of`); such a batch is revealed whole once it is spent and every
+game that drew from it has ended.
 """
 
 from __future__ import annotations
@@ -19,9 +22,13 @@ from typing import cast
 
 from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
 
+from dicehall.fairness.leaves import dice_leaf
+from dicehall.fairness.merkle import merkle_root
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import DiceBatch, DiceCursor, DiceSet, GameRow
 from dicehall.server.core.txn import after_commit
+from dicehall.server.domain import fairlog
+from dicehall.server.domain.bags import BagPool, BagsEmpty, ServedShuffle
 
 #: A game in these states may still roll: a spent batch is revealed once none of its games is.
 LIVE_STATUSES = ("waiting", "active")
@@ -61,7 +68,8 @@ class ServedSet:
 
 
 def commitment_of(salt: str, sets: Sequence[str]) -> str:
-    """SHA-256 (hex) of ``salt:set,set,...``: each set six digits 1..6, in serving order."""
+    """Scheme 1 (batches before migration 0007): SHA-256 (hex) of ``salt:set,set,...``,
+    each set six digits 1..6, in serving order."""
     message = salt + ":" + ",".join(sets)
     return hashlib.sha256(message.encode("ascii")).hexdigest()
 
@@ -72,12 +80,13 @@ def roll_set() -> str:
 
 
 class DicePool:
-    """Serves pre-rolled sets from the database."""
+    """Serves pre-rolled sets, and (through :attr:`bags`) pre-shuffled Hold'em bags."""
 
-    def __init__(self, batch_size: int) -> None:
+    def __init__(self, batch_size: int, bag_batch_size: int | None = None) -> None:
         if batch_size < 1:
             raise ValueError("a dice batch needs at least one set")
         self.batch_size = batch_size
+        self.bags = BagPool(batch_size if bag_batch_size is None else bag_batch_size)
         self._low_listeners: set[Callable[[], None]] = set()
 
     def listen_low(self, listener: Callable[[], None]) -> None:
@@ -94,7 +103,8 @@ class DicePool:
             listener()
 
     def ensure_reserve(self, write: Callable[[], AbstractContextManager[Connection]]) -> None:
-        """Commit new batches until at least one batch's worth of sets waits unserved.
+        """Commit new batches until at least one batch's worth of sets (and of shuffles)
+        waits unserved.
 
         ``write`` opens a write transaction (``Services.write_conn``).
         """
@@ -108,6 +118,7 @@ class DicePool:
             last = conn.execute(select(func.max(SETS.c.id))).scalar_one_or_none() or 0
             while last - cursor + 1 < self.batch_size:
                 last = self._new_batch(conn, last + 1)
+            self.bags.reserve(conn)
 
     def top_up(
         self,
@@ -122,29 +133,42 @@ class DicePool:
         with read() as conn:
             cursor = conn.execute(select(CURSOR.c.next_set).where(CURSOR.c.id == 1)).scalar()
             last = conn.execute(select(func.max(SETS.c.id))).scalar() or 0
-        if cursor is None or last - cursor + 1 < self.batch_size:
+            bags_short = self.bags.short(conn)
+        if cursor is None or last - cursor + 1 < self.batch_size or bags_short:
             self.ensure_reserve(write)
 
     def _new_batch(self, conn: Connection, first: int) -> int:
-        salt = secrets.token_hex(32)
         sets = [roll_set() for _ in range(self.batch_size)]
+        salted = [(secrets.token_bytes(32), faces) for faces in sets]
+        leaves = [dice_leaf(salt, first + i, faces) for i, (salt, faces) in enumerate(salted)]
+        root = merkle_root(leaves).hex()
         batch_id = conn.execute(
             insert(BATCHES)
             .values(
-                salt=salt,
-                commitment=commitment_of(salt, sets),
+                salt="",
+                commitment=root,
                 size=len(sets),
                 first_set=first,
                 created_at=now(),
                 revealed=False,
+                scheme=2,
+                root=root,
             )
             .returning(BATCHES.c.id)
         ).scalar_one()
+        seq = fairlog.append(conn, "dice", batch_id, first, len(sets), root)
+        conn.execute(update(BATCHES).where(BATCHES.c.id == batch_id).values(log_seq=seq))
         conn.execute(
             insert(SETS),
             [
-                {"id": first + i, "batch_id": batch_id, "faces": faces, "game_id": None}
-                for i, faces in enumerate(sets)
+                {
+                    "id": first + i,
+                    "batch_id": batch_id,
+                    "faces": faces,
+                    "game_id": None,
+                    "salt": salt.hex(),
+                }
+                for i, (salt, faces) in enumerate(salted)
             ],
         )
         return first + len(sets) - 1
@@ -169,6 +193,18 @@ class DicePool:
         ordered = sorted(rows, key=lambda r: int(r.id))
         return [ServedSet(r.id, tuple(int(c) for c in r.faces)) for r in ordered]
 
+    def take_shuffle(self, conn: Connection, game_id: int) -> ServedShuffle:
+        """The next committed bag shuffle, served to ``game_id`` (the dice cursor is taken
+        first: one lock order everywhere). Raises :class:`PoolEmpty` when none is left."""
+        self.hold_cursor(conn)
+        try:
+            served = self.bags.take(conn, game_id)
+        except BagsEmpty as exc:
+            raise PoolEmpty(str(exc)) from exc
+        if self._low_listeners and self.bags.short(conn):
+            after_commit(conn, self._announce_low)
+        return served
+
     def hold_cursor(self, conn: Connection) -> None:
         """Lock the pool's cursor until the transaction ends, serving nothing.
 
@@ -179,7 +215,8 @@ class DicePool:
         conn.execute(_ADVANCE_CURSOR, {"b_count": 0})
 
     def reveal_ready(self, conn: Connection) -> list[int]:
-        """Reveal every spent batch whose games have all ended; return their ids."""
+        """Reveal every spent scheme-1 batch whose games have all ended; return their ids
+        (a scheme-2 batch is never revealed whole: each game's proof shows its leaves)."""
         cursor = conn.execute(
             select(CURSOR.c.next_set).where(CURSOR.c.id == 1)
         ).scalar_one_or_none()
@@ -187,6 +224,7 @@ class DicePool:
             return []
         candidates = conn.execute(
             select(BATCHES.c.id).where(
+                BATCHES.c.scheme == 1,
                 BATCHES.c.revealed.is_(False),
                 BATCHES.c.first_set + BATCHES.c.size <= cursor,
             )

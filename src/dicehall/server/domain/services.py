@@ -81,7 +81,7 @@ def build_services(settings: Settings) -> Services:
     engine = make_engine(settings.db_url)
     migrate(engine)
     sessions = session_factory(engine)
-    pool = DicePool(settings.dice_batch_size)
+    pool = DicePool(settings.dice_batch_size, settings.bag_batch_size)
     write_engine = engine.execution_options(sqlite_begin="IMMEDIATE")
     writers = sessionmaker(write_engine, expire_on_commit=False)
     database = engine.url.database

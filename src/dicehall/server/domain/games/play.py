@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
@@ -14,12 +13,13 @@ from sqlalchemy import Connection, Table, insert, select, update
 
 from dicehall.engine import codec
 from dicehall.engine.chance import Draw, Roll
-from dicehall.engine.events import Acted, Resolved, decode_event
+from dicehall.engine.events import Acted, Event, Resolved, decode_event
 from dicehall.engine.game import Chance, Finished, Game, ToAct
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import TurnTime, User
 from dicehall.server.core.txn import after_commit
 from dicehall.server.domain import notifications, vacation
+from dicehall.server.domain.bags import FULL_BAG, draw_from
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.pace import Clock, Pace
 from dicehall.server.domain.games.records import (
@@ -52,17 +52,49 @@ from dicehall.server.domain.tournaments.results import settle_game as settle_tab
 
 
 def resolve_chance(
-    conn: Connection, pool: DicePool, game_id: int, request: Roll | Draw
-) -> tuple[Resolved, int | None]:
+    conn: Connection,
+    pool: DicePool,
+    game_id: int,
+    request: Roll | Draw,
+    steps: Sequence[Step] = (),
+) -> tuple[Resolved, int]:
+    """Answer a chance request from a committed source only: the next dice sets, or the
+    hand's bag shuffle (a new one when the bag is full). Returns the outcome and its source:
+    the first set's number, or the shuffle's (``steps``: this request's steps so far)."""
     if isinstance(request, Draw):
-        items = list(request.population)
-        drawn = [items.pop(secrets.randbelow(len(items))) for _ in range(request.count)]
-        return Resolved(tuple(drawn)), None
+        if sorted(request.population) == sorted(FULL_BAG):
+            shuffle = pool.take_shuffle(conn, game_id)
+            shuffle_id, colours = shuffle.shuffle_id, shuffle.colours
+        else:
+            shuffle_id = hand_shuffle(conn, game_id, steps)
+            colours = pool.bags.colours_of(conn, shuffle_id)
+        return Resolved(draw_from(colours, request.population, request.count)), shuffle_id
     if request.sides != 6:  # pragma: no cover - every game rolls six-sided dice
         raise AssertionError("the pool serves six-sided dice only")
     served = pool.take(conn, sets_needed(request), game_id)
     faces = tuple(f for s in served for f in s.faces)[: request.count]
     return Resolved(faces), served[0].set_id
+
+
+def is_draw(event: Event) -> bool:
+    """Whether ``event`` is a bag draw's outcome (colours, not faces)."""
+    return isinstance(event, Resolved) and any(isinstance(item, str) for item in event.outcome)
+
+
+def hand_shuffle(conn: Connection, game_id: int, steps: Sequence[Step]) -> int:
+    """The shuffle the hand under way draws from: the last draw's, in ``steps`` or stored."""
+    for event, source in reversed(steps):
+        if source is not None and is_draw(event):
+            return source
+    found = conn.execute(
+        select(EVENTS.c.bag_shuffle)
+        .where(EVENTS.c.game_id == game_id, EVENTS.c.bag_shuffle.is_not(None))
+        .order_by(EVENTS.c.seq.desc())
+        .limit(1)
+    ).scalar_one_or_none()
+    if found is None:
+        raise AssertionError("a draw from a part-empty bag, but the hand has no shuffle")
+    return int(found)
 
 
 def advance(
@@ -86,7 +118,7 @@ def advance(
             if needed > dice_budget:
                 return state
             dice_budget -= needed
-            event, set_id = resolve_chance(conn, pool, record.id, turn.request)
+            event, set_id = resolve_chance(conn, pool, record.id, turn.request, steps)
             state = game.resolve(state, event.outcome)
             steps.append((event, set_id))
         elif isinstance(turn, ToAct) and turn.seat in bots:
@@ -174,10 +206,11 @@ def store(
                     "game_id": record.id,
                     "seq": record.event_count + i,
                     "data": codec.dumps(event),
-                    "dice_set": dice_set,
+                    "dice_set": None if is_draw(event) else source,
+                    "bag_shuffle": source if is_draw(event) else None,
                     "created_at": moment,
                 }
-                for i, (event, dice_set) in enumerate(steps)
+                for i, (event, source) in enumerate(steps)
             ],
         )
     turn = game.turn(state)
