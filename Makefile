@@ -29,7 +29,7 @@ typecheck: setup
 	$(BIN)/mypy
 
 pytest: setup chromium
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --durations=25
 
 test: lint typecheck pytest
 

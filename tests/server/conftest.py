@@ -138,6 +138,7 @@ def site_settings(db_url: str, **overrides: object) -> Settings:
         "argon2_time_cost": 1,
         "argon2_memory_kib": 1024,
         "dice_batch_size": 40,
+        "bag_batch_size": 10,
         "auth_rate_per_minute": 1000,
         # Slow bots' tables are built by the tests that need them, not by every app.
         "warm_bots": False,

@@ -137,6 +137,10 @@ class GameRow(Base):
     ended_at: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True, index=True
     )
+    #: A seat order the site drew (auto-match, tournaments, ladder challenges): JSON
+    #: ``{"sets": [dice set numbers], "before": [seat labels before the draw]}``; None: the
+    #: players chose the order.
+    seat_draw: Mapped[str | None] = mapped_column(Text, nullable=True)
     #: The rating kind a rated game counts for (``domain.ratings.kinds``); None: unrated.
     rating_kind: Mapped[str | None] = mapped_column(String(24), nullable=True)
     #: A ladder challenge's game (in the ladder of its rating kind).

@@ -173,7 +173,7 @@ class DicePool:
         )
         return first + len(sets) - 1
 
-    def take(self, conn: Connection, count: int, game_id: int) -> list[ServedSet]:
+    def take(self, conn: Connection, count: int, game_id: int | None) -> list[ServedSet]:
         """The next ``count`` sets in order, marked as served to ``game_id``.
 
         Runs inside the caller's transaction; raises :class:`PoolEmpty` when the committed

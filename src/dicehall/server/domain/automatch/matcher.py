@@ -17,7 +17,6 @@ pass matched first is skipped.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -34,9 +33,10 @@ from dicehall.server.domain.automatch import grouping, locks, open_seats
 from dicehall.server.domain.automatch.grouping import Pairs, Table, Wanted
 from dicehall.server.domain.automatch.records import TICKETS, mark_all_matched
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games.matched import Player, start_matched_game
+from dicehall.server.domain.games.matched import Player, label_of, start_matched_game
 from dicehall.server.domain.games.pace import Pace
 from dicehall.server.domain.games.records import SEATS, GameRecord, SeatInfo, entry_of
+from dicehall.server.domain.games.seat_draw import claim, draw_seats
 from dicehall.server.domain.games.seating import GameLimits
 from dicehall.server.domain.jobs import Job
 from dicehall.server.domain.people import relations
@@ -55,7 +55,6 @@ RECENT = timedelta(days=1)
 #: The rating of a player new to the kind, as shown.
 NEW_RATING = 1500.0
 USERS = User.__table__
-_seating = random.SystemRandom()
 
 Changed = tuple[GameRecord, list[SeatInfo]]
 QueueKey = tuple[str, str, str | None, bool]
@@ -311,20 +310,21 @@ def _start(
     game, options_text, pace_text, rated = table.key
     players = [Player(user_pk=r.user_pk, user_id=names.get(r.user_pk)) for r in table.tickets]
     players += [Player(bot=match_bot(game))] * table.bots
-    _seating.shuffle(players)
+    draw = draw_seats(conn, pool, players)
     try:
         record, seats = start_matched_game(
             conn,
             pool,
             game,
             _options(game, options_text),
-            players,
+            draw.order,
             pace=Pace.loads(pace_text),
             rated=rated,
             created_by=table.tickets[0].user_pk,
         )
     except Refused:
         return None  # an ignore made since the plan read them: they wait for the next pass
+    claim(conn, draw, record.id, [label_of(p) for p in players])
     return record, seats
 
 

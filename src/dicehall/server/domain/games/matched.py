@@ -39,6 +39,11 @@ class Player:
     bot: str | None = None
 
 
+def label_of(player: Player) -> str:
+    """How a seat draw names the player: the handle, or ``bot:name``."""
+    return player.user_id or "" if player.bot is None else f"bot:{player.bot}"
+
+
 def start_matched_game(
     conn: Connection,
     pool: DicePool,

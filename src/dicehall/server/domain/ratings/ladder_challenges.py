@@ -9,7 +9,6 @@ first is drawn at random.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -23,6 +22,7 @@ from dicehall.server.domain.account_checks import USER_ID_MAX, user_key
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games import seating
 from dicehall.server.domain.games.records import SEATS, USERS, GameRecord, SeatInfo
+from dicehall.server.domain.games.seat_draw import claim, draw_seats
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.pool import DicePool
 from dicehall.server.domain.ratings import ladder_moves, ladders
@@ -152,21 +152,20 @@ def _start(
     # The game, rated and marked as a ladder game, with the opponent's seat accepted for
     # them: it starts here, as an accepted invitation would start it.
     game, options = ladder_game(kind)
-    specs = ["me", f"user:{opponent_id}"]
-    if secrets.randbelow(2):
-        specs.reverse()
+    draw = draw_seats(conn, pool, ["me", f"user:{opponent_id}"])
     record, seats = seating.create_game(
         conn,
         pool,
         challenger,
         game,
         dict(options),
-        specs,
+        draw.order,
         pace=ladders.PACE,
         rated=True,
         ladder=True,
         limits=limits,
     )
+    claim(conn, draw, record.id, [challenger.user_id, opponent_id])
     if record.rating_kind != kind:  # pragma: no cover - kinds.ladder_game names its kind
         raise AssertionError(f"a {kind} ladder game rated as {record.rating_kind}")
     invited = next(s for s in seats if s.invited)

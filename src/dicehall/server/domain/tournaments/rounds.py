@@ -13,7 +13,6 @@ table. The caller holds the locks (see :mod:`.job`).
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,6 +25,7 @@ from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.matched import Player, start_matched_game
 from dicehall.server.domain.games.pace import Pace
 from dicehall.server.domain.games.records import USERS, GameRecord, SeatInfo
+from dicehall.server.domain.games.seat_draw import claim, draw_seats
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.pool import DicePool
 from dicehall.server.domain.ratings import kinds, model
@@ -213,8 +213,8 @@ def begin_round(
     pace = paces.game_pace(int(tournament.bank))
     widest = max((len(t) for t in tables), default=1)
     for index, pks in enumerate(tables, start=1):
-        seats = list(pks)
-        secrets.SystemRandom().shuffle(seats)
+        draw = draw_seats(conn, pool, list(pks))
+        seats = draw.order
         table_id = conn.execute(
             insert(TABLES)
             .values(
@@ -237,6 +237,7 @@ def begin_round(
             shared = scoring.table_points([list(range(len(seats)))], len(seats))
             score_table(conn, tournament.id, table_id, seats, shared)
             continue
+        claim(conn, draw, record[0].id, [handles[pk] for pk in pks])
         work.games.append(record)
         conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(game_id=record[0].id))
         for pk in seats:

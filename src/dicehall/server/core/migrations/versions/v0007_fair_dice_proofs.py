@@ -3,8 +3,9 @@
 dice_batches gain ``scheme`` (1: the old whole-batch SHA-256, kept for every batch made
 before; 2: a Merkle root over salted leaves), ``root`` and ``log_seq``; dice_sets gain each
 leaf's ``salt``. New tables: bag_batches, bag_shuffles, bag_cursor (pre-shuffled Hold'em
-bags) and fairness_log (the hash-chained records). game_events gain ``bag_shuffle``. Old
-batches stay exactly as they were and verifiable by ``dicehall verify-dice``.
+bags) and fairness_log (the hash-chained records). game_events gain ``bag_shuffle``; games
+gain ``seat_draw`` (a seat order drawn with committed dice). Old batches stay exactly as
+they were and verifiable by ``dicehall verify-dice``.
 
 Revision ID: 0007
 Revises: 0006
@@ -31,6 +32,8 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("salt", sa.String(length=64), nullable=True))
     with op.batch_alter_table("game_events", schema=None) as batch_op:
         batch_op.add_column(sa.Column("bag_shuffle", sa.BigInteger(), nullable=True))
+    with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("seat_draw", sa.Text(), nullable=True))
     op.create_table(
         "bag_batches",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -82,6 +85,8 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_bag_shuffles_batch_id"))
     op.drop_table("bag_shuffles")
     op.drop_table("bag_batches")
+    with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.drop_column("seat_draw")
     with op.batch_alter_table("game_events", schema=None) as batch_op:
         batch_op.drop_column("bag_shuffle")
     with op.batch_alter_table("dice_sets", schema=None) as batch_op:
