@@ -77,6 +77,7 @@ OPERATION_IDS = {
     ("POST", "/games/{game_id}/abort"): "games-abort",
     ("POST", "/games/{game_id}/take-back"): "games-take-back",
     ("GET", "/games/{game_id}/replay"): "games-replay",
+    ("GET", "/games/{game_id}/proof"): "games-proof",
     ("GET", "/games/{game_id}/hint"): "games-hint",
     ("GET", "/games/{game_id}/chat"): "games-chat",
     ("POST", "/games/{game_id}/chat"): "games-chat-post",

@@ -290,6 +290,10 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(
             client, "GET", "/games/{game_id}/replay", 200, me, path_parameters={"game_id": finished}
         )
+        proof = call(
+            client, "GET", "/games/{game_id}/proof", 200, me, path_parameters={"game_id": finished}
+        )
+        assert proof["chance"] and proof["dice_sets"] and proof["log"], proof
         call(client, "GET", "/games/live", 200, me, query={"limit": 5})
         guest = {"game_id": mine, "user_id": "friend"}
         call(client, "POST", "/games/{game_id}/watchers", 200, me, path_parameters=at,
