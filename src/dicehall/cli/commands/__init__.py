@@ -11,7 +11,7 @@ import importlib
 
 from dicehall import games
 from dicehall.cli.apps import Groups
-from dicehall.cli.commands import general, ratings, site
+from dicehall.cli.commands import fairness, general, ratings, site
 
 #: The command module of each game that has commands of its own (``score``, ``odds``,
 #: ``hint``, ``solve``); an installed game without one has ``play``, ``sim`` and ``rules``.
@@ -32,6 +32,7 @@ def register_all(groups: Groups) -> None:
     """Add every command: the shared ones, the site's, then each installed game's."""
     general.register(groups)
     site.register(groups)
+    fairness.register(groups)
     ratings.register(groups)
     for name in games.available():
         module = GAME_COMMANDS.get(name)

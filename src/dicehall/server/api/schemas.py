@@ -509,6 +509,47 @@ class BatchCommitment(_Answer):
     created_at: str = _moment()
     revealed: bool
     revealed_at: str | None = _moment()
+    scheme: int = Field(
+        description="2: a Merkle root over salted leaves, logged in the public log (every batch "
+        "since the fair-dice migration); 1: SHA-256 over one salt and every set (older)."
+    )
+    root: str | None = Field(description="Scheme 2: the Merkle root (hex); null for scheme 1.")
+    log_seq: int | None = Field(
+        description="Scheme 2: the batch's record in `GET /api/v1/fairness/log`; else null."
+    )
+
+
+class FinishedDice(_Answer):
+    """Face counts and Pearson's chi-square over every shown die of every finished game."""
+
+    games: int = Field(description="How many finished games the dice come from.")
+    dice: int = Field(description="How many dice (withheld sets, never shown, not counted).")
+    counts: dict[str, int] = Field(description='How often each face came up: `"1"` to `"6"`.')
+    chi_square: float | None = Field(description="Null with no dice.")
+    p_value: float | None = Field(description="Null with no dice.")
+
+
+class LogRecordOut(_Answer):
+    """One record of the public log of commitments (docs/site.md, "Fair dice")."""
+
+    seq: int = Field(description="Its place in the log, from 1.")
+    kind: str = Field(description='`"dice"` (a batch of dice sets) or `"bags"` (of shuffles).')
+    batch: int = Field(description="The batch's number among batches of its kind.")
+    first: int = Field(description="The global number of the batch's first set or shuffle.")
+    size: int = Field(description="How many sets or shuffles the batch holds.")
+    root: str = Field(description="The Merkle root over the batch's leaves (hex).")
+    prev: str = Field(description="The hash of the record before (64 zeros for the first).")
+    created_at: str = _moment()
+    hash: str = Field(description="SHA-256 of this record's canonical JSON (without `hash`).")
+
+
+class FairnessLog(_Answer):
+    """A page of the public log, oldest first; check it with `dicehall verify-log`."""
+
+    records: list[LogRecordOut]
+    head: LogRecordOut | None = Field(description="The newest record; null before the first.")
+    total: int = Field(description="How many records the log holds.")
+    next: int | None = Field(description="The `from` of the next page; null on the last.")
 
 
 class RevealedDice(_Answer):
@@ -522,10 +563,14 @@ class RevealedDice(_Answer):
 
 
 class FairnessReport(_Answer):
-    """Every batch's commitment, and statistics over revealed dice."""
+    """Every batch's commitment, the public log's head, and statistics over the dice of
+    finished games (and, for old scheme-1 batches, over revealed batches)."""
 
     batches: list[BatchCommitment]
     revealed: RevealedDice
+    finished: FinishedDice
+    log_head: LogRecordOut | None = Field(description="The public log's newest record.")
+    log_records: int = Field(description="How many records the public log holds.")
 
 
 class RevealedBatch(_Answer):

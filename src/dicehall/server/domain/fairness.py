@@ -1,4 +1,5 @@
-"""Fairness figures over revealed dice only, and checking a revealed batch."""
+"""Fairness figures: statistics over the dice of finished games (and of old revealed
+batches), the public log's head, and checking a revealed scheme-1 batch."""
 
 from __future__ import annotations
 
@@ -7,12 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from dicehall.engine.errors import InvalidInput
 from dicehall.server.core.clock import aware
-from dicehall.server.core.models import DiceBatch, DiceSet
+from dicehall.server.core.models import DiceBatch, DiceSet, GameRow
+from dicehall.server.domain import fairlog
 from dicehall.server.domain.pool import SET_SIZE, commitment_of
 
 
@@ -71,6 +73,7 @@ def fairness_report(db: Session) -> dict[str, Any]:
     )
     counts = face_counts(sets)
     stats = chi_square(counts)
+    conn = db.connection()
     return {
         "batches": [
             {
@@ -81,9 +84,15 @@ def fairness_report(db: Session) -> dict[str, Any]:
                 "created_at": aware(b.created_at).isoformat(),
                 "revealed": b.revealed,
                 "revealed_at": aware(b.revealed_at).isoformat() if b.revealed_at else None,
+                "scheme": b.scheme,
+                "root": b.root,
+                "log_seq": b.log_seq,
             }
             for b in batches
         ],
+        "finished": finished_dice(db),
+        "log_head": fairlog.head(conn),
+        "log_records": fairlog.length(conn),
         "revealed": {
             "batches": len(revealed_ids),
             "dice": sum(counts),
@@ -91,6 +100,46 @@ def fairness_report(db: Session) -> dict[str, Any]:
             "chi_square": None if stats is None else stats[0],
             "p_value": None if stats is None else stats[1],
         },
+    }
+
+
+def finished_dice(db: Session) -> dict[str, Any]:
+    """Face counts and chi-square over every shown die of every finished game.
+
+    A game's dice are public once it is finished (its proof shows them), and never before:
+    a count taken before and after an opponent's concealed roll would give that roll away.
+    Withheld sets (folded Hold'em pockets) are never counted. One aggregate query: each
+    face's count is the characters a ``replace`` removes from the six-digit sets."""
+    finished = (
+        select(DiceSet.faces)
+        .join(GameRow, GameRow.id == DiceSet.game_id)
+        .where(GameRow.status == "finished", DiceSet.withheld.is_(False))
+        .subquery()
+    )
+    faces = finished.c.faces
+    row = db.execute(
+        select(
+            *(
+                func.coalesce(
+                    func.sum(func.length(faces) - func.length(func.replace(faces, str(f), ""))), 0
+                )
+                for f in range(1, 7)
+            )
+        )
+    ).one()
+    games = db.scalar(
+        select(func.count(func.distinct(DiceSet.game_id)))
+        .join(GameRow, GameRow.id == DiceSet.game_id)
+        .where(GameRow.status == "finished")
+    )
+    counts = [int(n) for n in row]
+    stats = chi_square(counts)
+    return {
+        "games": int(games or 0),
+        "dice": sum(counts),
+        "counts": {str(face): counts[face - 1] for face in range(1, 7)},
+        "chi_square": None if stats is None else stats[0],
+        "p_value": None if stats is None else stats[1],
     }
 
 

@@ -1,0 +1,119 @@
+"""``verify_proof``: every check of a game's proof, in order, with the first failure named.
+
+1. the public log's records chain; 2. each batch is what its record committed; 3. each dice
+set and bag shuffle lies on its batch's tree; 4. a seat draw follows from its dice; 5. the
+game replays through the rules from those dice to the recorded result. Optionally the
+proof's events match a saved game log, and its log records a saved copy of the public log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dicehall.fairness.chain import verify_chain
+from dicehall.fairness.proof_check import (
+    check_batches,
+    check_dice_sets,
+    check_log,
+    check_seating,
+    check_shuffles,
+)
+from dicehall.fairness.proof_parts import (
+    FORMAT,
+    MalformedProof,
+    ProofFailure,
+    batches_of,
+    by_number,
+)
+from dicehall.fairness.proof_replay import replay
+
+
+@dataclass(frozen=True)
+class ProofReport:
+    """What checking a proof found."""
+
+    ok: bool
+    failure: str | None
+    checked: dict[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        """The report in words, one line each."""
+        if not self.ok:
+            return [f"FAILED: {self.failure}"]
+        counts = ", ".join(f"{n} {what}" for what, n in self.checked.items())
+        return [f"OK: {counts}; the replay reaches the recorded result", *self.notes]
+
+    def as_json(self) -> dict[str, Any]:
+        """The report as JSON (``--json``)."""
+        return {
+            "ok": self.ok,
+            "failure": self.failure,
+            "checked": self.checked,
+            "notes": list(self.notes),
+        }
+
+
+def verify_proof(proof: Any, *, game_log: Any = None, chain: Any = None) -> ProofReport:
+    """Check ``proof`` (parsed JSON). Raises :class:`MalformedProof` when it is not one."""
+    if not isinstance(proof, Mapping) or proof.get("format") != FORMAT:
+        raise MalformedProof(f"not a proof: its format must be {FORMAT!r}")
+    try:
+        log = check_log(proof)
+        batches = batches_of(proof)
+        check_batches(batches, log)
+        sets = check_dice_sets(by_number(proof, "dice_sets"), batches)
+        shuffles = check_shuffles(by_number(proof, "bag_shuffles"), batches)
+        seated = check_seating(proof, sets)
+        notes = replay(proof, sets, shuffles)
+        if game_log is not None:
+            _same_game(proof, game_log)
+        if chain is not None:
+            _in_chain(log, chain)
+    except ProofFailure as failure:
+        return ProofReport(False, str(failure))
+    old = sum(1 for b in batches.values() if b.scheme == 1)
+    if old:
+        notes.append(
+            f"{old} dice batch(es) use the old scheme: check them with dicehall verify-dice "
+            "once revealed"
+        )
+    checked = {
+        "log records": len(log),
+        "batches": len(batches),
+        "dice sets": len(sets),
+        "bag shuffles": len(shuffles),
+        "events": len(proof["events"]),
+    }
+    if seated:
+        checked["seat draws"] = 1
+    return ProofReport(True, None, checked, tuple(notes))
+
+
+def _same_game(proof: Mapping[str, Any], game_log: Any) -> None:
+    if not isinstance(game_log, Mapping):
+        raise MalformedProof("the game log must be a JSON object")
+    for key in ("game", "id", "seats", "options", "result"):
+        if game_log.get(key) != proof.get(key):
+            raise ProofFailure(f"game log: its {key} differs from the proof's")
+    logged = [{k: v for k, v in e.items() if k != "dice_set"} for e in game_log.get("events", [])]
+    proved = [{k: v for k, v in e.items() if k != "dice_set"} for e in proof["events"]]
+    if logged != proved:
+        raise ProofFailure("game log: its events differ from the proof's")
+
+
+def _in_chain(log: Mapping[int, Mapping[str, Any]], chain: Any) -> None:
+    records = chain.get("records") if isinstance(chain, Mapping) else chain
+    if not isinstance(records, list) or not all(isinstance(r, Mapping) for r in records):
+        raise MalformedProof('the public log must be a list of records or {"records": [...]}')
+    broken = verify_chain(records)
+    if broken is not None:
+        raise ProofFailure(f"saved public log, {broken}")
+    saved = {int(r["seq"]): r for r in records}
+    for seq, record in log.items():
+        if seq in saved and saved[seq] != record:
+            raise ProofFailure(f"public log record {seq} differs from the saved public log")
+        if seq not in saved and saved and seq <= max(saved):
+            raise ProofFailure(f"public log record {seq} is missing from the saved public log")
