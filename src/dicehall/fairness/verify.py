@@ -9,7 +9,8 @@ proof's events match a saved game log, and its log records a saved copy of the p
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 from dicehall.fairness.chain import verify_chain
@@ -26,8 +27,24 @@ from dicehall.fairness.proof_parts import (
     ProofFailure,
     batches_of,
     by_number,
+    field,
 )
 from dicehall.fairness.proof_replay import replay
+
+#: Every key a proof has, and its JSON type (``seating`` may be null).
+SHAPE: dict[str, type[Any]] = {
+    "game": str,
+    "id": int,
+    "seats": int,
+    "options": dict,
+    "events": list,
+    "result": dict,
+    "chance": list,
+    "dice_sets": list,
+    "bag_shuffles": list,
+    "batches": list,
+    "log": list,
+}
 
 
 @dataclass(frozen=True)
@@ -36,7 +53,7 @@ class ProofReport:
 
     ok: bool
     failure: str | None
-    checked: dict[str, int] = field(default_factory=dict)
+    checked: dict[str, int] = dataclass_field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
@@ -60,6 +77,8 @@ def verify_proof(proof: Any, *, game_log: Any = None, chain: Any = None) -> Proo
     """Check ``proof`` (parsed JSON). Raises :class:`MalformedProof` when it is not one."""
     if not isinstance(proof, Mapping) or proof.get("format") != FORMAT:
         raise MalformedProof(f"not a proof: its format must be {FORMAT!r}")
+    for key, kind in SHAPE.items():
+        field(proof, key, kind, "proof")
     try:
         log = check_log(proof)
         batches = batches_of(proof)
