@@ -381,11 +381,14 @@ def two_people_again(client: TestClient, make_user: MakeUser) -> tuple[Any, dict
 
 @pytest.mark.parametrize("ending", ["abort", "timeout"])
 def test_a_batch_an_ended_game_drew_from_is_revealed_once_spent(
-    client: TestClient, make_user: MakeUser, ending: str
+    client: TestClient, make_user: MakeUser, services: Services, ending: str
 ) -> None:
+    """An old (scheme-1) batch an aborted game drew from is revealed once spent."""
+    from tests.server.legacy_batches import make_legacy
     from tests.server.test_games_api import create as create_pig
     from tests.server.test_games_api import play_to_end
 
+    make_legacy(services)
     alice, bob = make_user("alice"), make_user("bob")
     # Pig's first roll is made at once: the game draws from the first batch.
     cut = create(

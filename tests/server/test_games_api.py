@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
+from tests.server.legacy_batches import make_legacy
 from tests.server.pig_entry import register_pig
 
 register_pig()
@@ -205,6 +206,9 @@ def test_anonymous_and_bad_tokens(client: TestClient, make_user: MakeUser) -> No
 def test_dice_pool_reveals_only_spent_batches_of_finished_games(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
+    """Old (scheme-1) batches are revealed whole once spent and all their games ended;
+    batches committed since are never revealed whole (each game's proof shows its dice)."""
+    make_legacy(services)
     alice = make_user("alice")
     for _ in range(40):  # until the first batch of 40 sets is spent
         play_to_end(client, {0: alice}, create(client, alice, ["me", "bot:random"], target=30))
@@ -216,8 +220,11 @@ def test_dice_pool_reveals_only_spent_batches_of_finished_games(
     assert revealed, "the first batch of 40 sets should be spent and revealed"
     assert report["revealed"]["dice"] == 6 * sum(b["size"] for b in revealed)
     assert 0.0 <= report["revealed"]["p_value"] <= 1.0
+    assert all(b["scheme"] == 1 for b in revealed)
     unrevealed = [b for b in report["batches"] if not b["revealed"]]
     assert unrevealed, "the reserve batch stays secret"
+    assert all(b["scheme"] == 2 for b in unrevealed), "a new batch is never revealed whole"
+    assert report["finished"]["dice"] > report["revealed"]["dice"]
     secret = client.get(f"{API}/fairness/batches/{unrevealed[0]['id']}")
     assert secret.status_code == 404
     from dicehall.server.domain.fairness import verify_batch
@@ -231,6 +238,7 @@ def test_dice_pool_reveals_only_spent_batches_of_finished_games(
 def test_unfinished_game_keeps_its_batch_secret(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
+    make_legacy(services)
     alice = make_user("alice")
     pending = create(client, alice, ["me", "bot:random"], target=1000)
     for _ in range(3):

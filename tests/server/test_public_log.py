@@ -28,7 +28,7 @@ from dicehall.engine.events import (
 from dicehall.games.boss.rules import PickUp as BossPickUp
 from dicehall.games.holdem import GAME
 from dicehall.games.holdem.model import Fold, HoldemOptions, HoldemState
-from dicehall.server.core.models import EventRow
+from dicehall.server.core.models import DiceSet, EventRow
 from dicehall.server.domain.publiclog import is_hidden, public_events
 from dicehall.server.domain.services import Services
 from tests.server.conftest import MakeUser
@@ -228,7 +228,11 @@ def test_the_log_endpoint_of_a_finished_holdem_game_hides_unshown_pockets(
 def test_a_revealed_batch_withholds_the_dice_of_unshown_pockets(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
-    """Fold means never shown: not in the log, not in a batch reveal, not in the counts."""
+    """Fold means never shown: not in the log, not in a batch reveal (of an old scheme-1
+    batch), not in the counts of old batches nor in those of finished games."""
+    from tests.server.legacy_batches import make_legacy
+
+    make_legacy(services)
     alice = make_user("alice")
     hidden_sets: set[int] = set()
     shown_sets: set[int] = set()
@@ -270,6 +274,11 @@ def test_a_revealed_batch_withholds_the_dice_of_unshown_pockets(
     assert seen_hidden and seen_shown
     total_sets = sum(b["size"] for b in revealed)
     assert report["revealed"]["dice"] == 6 * (total_sets - withheld_count)
+    # Every finished game's shown sets count, no hidden pocket's (no game is in progress).
+    with services.sessions() as db:
+        served_sets = db.scalars(select(DiceSet.id).where(DiceSet.game_id.is_not(None))).all()
+    assert hidden_sets <= set(served_sets)
+    assert report["finished"]["dice"] == 6 * (len(served_sets) - len(hidden_sets))
 
 
 @settings(max_examples=30, deadline=None, derandomize=True, database=None)
