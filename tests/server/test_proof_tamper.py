@@ -27,43 +27,50 @@ def _other_hex(text: str) -> str:
     return ("1" if text[0] != "1" else "2") + text[1:]
 
 
-def _edits(proof: dict[str, Any]) -> Iterator[tuple[str, Callable[[dict[str, Any]], None]]]:
+Edit = Callable[[dict[str, Any]], None]
+
+
+def _at(where: list[Any], change: Callable[[Any, Any], None]) -> Edit:
+    """An edit applying ``change(container, key)`` at ``where`` (keys from the proof down)."""
+
+    def edit(proof: dict[str, Any]) -> None:
+        container: Any = proof
+        for key in where[:-1]:
+            container = container[key]
+        change(container, where[-1])
+
+    return edit
+
+
+def _edits(proof: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
     """(what, edit) for every committed value of ``proof``; each edit changes a copy."""
     for i, entry in enumerate(proof["dice_sets"]):
         if "faces" in entry:
-            yield f"dice_sets[{i}].faces", lambda p, i=i: _face(p["dice_sets"][i])
+            yield f"dice_sets[{i}].faces", _at(["dice_sets", i, "faces"], _face)
         for key in ("salt", "leaf"):
             if key in entry:
-                yield f"dice_sets[{i}].{key}", lambda p, i=i, k=key: _hex(p["dice_sets"][i], k)
+                yield f"dice_sets[{i}].{key}", _at(["dice_sets", i, key], _hex)
         for j in range(len(entry.get("path", []))):
-            yield (
-                f"dice_sets[{i}].path[{j}]",
-                lambda p, i=i, j=j: _hex(p["dice_sets"][i]["path"], j),
-            )
+            yield f"dice_sets[{i}].path[{j}]", _at(["dice_sets", i, "path", j], _hex)
     for i, entry in enumerate(proof["bag_shuffles"]):
-        yield f"bag_shuffles[{i}].salt", lambda p, i=i: _hex(p["bag_shuffles"][i], "salt")
+        yield f"bag_shuffles[{i}].salt", _at(["bag_shuffles", i, "salt"], _hex)
         for j in range(len(entry["path"])):
-            yield (
-                f"bag_shuffles[{i}].path[{j}]",
-                lambda p, i=i, j=j: _hex(p["bag_shuffles"][i]["path"], j),
-            )
+            yield f"bag_shuffles[{i}].path[{j}]", _at(["bag_shuffles", i, "path", j], _hex)
         for j, position in enumerate(entry["positions"]):
             for key in position:
-                yield (
-                    f"bag_shuffles[{i}].positions[{j}].{key}",
-                    lambda p, i=i, j=j, k=key: _position(p["bag_shuffles"][i]["positions"][j], k),
-                )
+                where = ["bag_shuffles", i, "positions", j, key]
+                yield f"bag_shuffles[{i}].positions[{j}].{key}", _at(where, _position)
     for i, batch in enumerate(proof["batches"]):
         if "root" in batch:
-            yield f"batches[{i}].root", lambda p, i=i: _hex(p["batches"][i], "root")
+            yield f"batches[{i}].root", _at(["batches", i, "root"], _hex)
     for i, _record in enumerate(proof["log"]):
         for key in ("root", "prev", "hash", "created_at", "first", "size"):
-            yield f"log[{i}].{key}", lambda p, i=i, k=key: _record_field(p["log"][i], k)
+            yield f"log[{i}].{key}", _at(["log", i, key], _record_field)
 
 
-def _face(entry: dict[str, Any]) -> None:
-    faces = entry["faces"]
-    entry["faces"] = ("1" if faces[0] != "1" else "2") + faces[1:]
+def _face(entry: dict[str, Any], key: str) -> None:
+    faces = entry[key]
+    entry[key] = ("1" if faces[0] != "1" else "2") + faces[1:]
 
 
 def _hex(container: Any, key: Any) -> None:
