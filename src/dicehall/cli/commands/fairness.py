@@ -85,6 +85,11 @@ def verify_log(
         )
     elif broken is None:
         console.print(f"OK: {len(records)} records chain; head {head}", markup=False)
+        if records and records[0].get("seq") != 1:
+            console.print(
+                f"(from record {records[0].get('seq')} on: check the earlier pages too)",
+                markup=False,
+            )
     else:
         console.print(f"FAILED: {broken}", markup=False, soft_wrap=True)
     raise typer.Exit(0 if broken is None else 1)
