@@ -56,12 +56,13 @@ def rules(request: Request, game: str) -> HTMLResponse:
 
 @router.get("/fairness", response_class=HTMLResponse)
 def fairness_page(request: Request) -> HTMLResponse:
-    """Commitments, revealed batches, face counts and the chi-square test."""
+    """The public log's head, how to check a game, face counts of finished games with the
+    chi-square test, and every batch's commitment."""
     who = visitor(request)
     with services_of(request).sessions() as db:
         report = fairness.fairness_report(db)
-    counts = report["revealed"]["counts"]
-    dice = report["revealed"]["dice"]
+    counts = report["finished"]["counts"]
+    dice = report["finished"]["dice"]
     return page(
         request,
         "fairness.html",

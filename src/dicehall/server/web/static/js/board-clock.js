@@ -276,6 +276,17 @@ export function attach(root) {
       );
       return;
     }
+    const proofFile = `dicehall-game-${id}-proof.json`;
+    const verify = h("section", { class: "verify-dice", "aria-labelledby": "verify-dice-title" },
+      h("h3", { id: "verify-dice-title" }, "Fair dice"),
+      h("p", {}, "Every die and bag draw of this game was committed in public before it was played. ",
+        "Check them yourself, offline: download the proof, then run the command."),
+      h("p", {},
+        h("a", { class: "button secondary", href: `/api/v1/games/${encodeURIComponent(id)}/proof`,
+          download: proofFile, "data-testid": "verify-dice" }, "Verify these dice")),
+      h("pre", { class: "verify-command" },
+        h("code", { "data-testid": "verify-command" }, `dicehall verify-game ${proofFile}`)),
+      h("p", {}, h("a", { href: "/fairness" }, "How the dice are committed and checked")));
     const scores = game.result?.scores ?? [];
     const ranking = game.ranking ?? game.seats.map((s) => s.seat);
     fill(endBox,
@@ -290,6 +301,7 @@ export function attach(root) {
             mark ? h("span", { class: `seat-mark seat-${s.status}` }, mark) : null);
         })),
       replay,
+      verify,
     );
   }
 }
