@@ -4,14 +4,14 @@ room, profile, password, rules and fairness; a screenshot of every page."""
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.live import LiveServer
-from tests.web.conftest import shoot, signup_api
+from tests.web.conftest import create_game_api, shoot, signup_api
+from tests.web.test_status_live import _play_out
 
 PASSWORD = "correct horse 42"
 
@@ -197,22 +197,21 @@ def test_profile_and_password(page: Page) -> None:
     expect(page.get_by_role("status")).to_contain_text("Your password is changed")
 
 
-def _reveal_first_batch(site: LiveServer) -> None:
-    with sqlite3.connect(site.db_url.removeprefix("sqlite:///")) as db:
-        db.execute("UPDATE dice_batches SET revealed = 1, revealed_at = created_at WHERE id = 1")
-
-
 def test_rules_fairness_and_phone_width(page: Page, site: LiveServer) -> None:
     page.goto("/fairness")
-    expect(page.get_by_role("heading", name="Fair dice")).to_be_visible()
-    expect(page.get_by_text("dicehall verify-dice batch.json")).to_be_visible()
+    expect(page.get_by_role("heading", name="Fair dice", level=1)).to_be_visible()
+    head = page.context.request.get("/api/v1/fairness/log").json()["head"]
+    expect(page.get_by_test_id("log-head")).to_have_text(head["hash"])
+    expect(page.get_by_text("dicehall verify-game proof.json")).to_be_visible()
     expect(page.locator("table.batches tbody tr").first).to_be_visible()
     shoot(page, "page-fairness")
-    _reveal_first_batch(site)  # as if it were spent: the page then shows counts and the test
+    csrf = signup_api(page.context, "counter")
+    game_id = create_game_api(page.context, csrf, "boss", ["me", "bot:random"], {"horses": 1})
+    _play_out(page, csrf, game_id)
     page.reload()
     expect(page.get_by_text("Pearson's chi-square test")).to_be_visible()
-    expect(page.get_by_role("link", name="revealed: batch 1 as JSON")).to_be_visible()
-    shoot(page, "page-fairness-revealed")
+    expect(page.get_by_text(re.compile(r"dice from 1 finished game\."))).to_be_visible()
+    shoot(page, "page-fairness-counts")
     page.get_by_role("navigation", name="Rules").get_by_role("link", name="Boss Dice").click()
     expect(page.get_by_role("heading", name="Boss Dice", level=1)).to_be_visible()
     expect(page.locator(".rules table").first).to_be_visible()

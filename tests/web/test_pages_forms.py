@@ -231,18 +231,28 @@ def test_password_change_errors(web: TestClient) -> None:
     assert answer.status_code == 200 and "Your password is changed" in answer.text
 
 
-def test_fairness_page_counts_revealed_dice_only(web: TestClient, services: Services) -> None:
+def test_fairness_page_shows_the_log_head_and_old_revealed_batches(
+    web: TestClient, services: Services
+) -> None:
+    from dicehall.server.domain import fairlog
+    from tests.server.legacy_batches import make_legacy
+
     page = web.get("/fairness")
-    assert page.status_code == 200 and "No batch is revealed yet" in page.text
-    assert "dicehall verify-dice batch.json" in page.text
+    assert page.status_code == 200 and "No game has finished yet" in page.text
+    with services.read_conn() as conn:
+        head = fairlog.head(conn)
+    assert head is not None and head["hash"] in page.text
+    assert "dicehall verify-game proof.json" in page.text
+    assert "dicehall verify-log log.json" in page.text
+    assert f"public log record {head['seq']}" in page.text or "public log record 1" in page.text
+    make_legacy(services)
     with services.write() as db:
         batch = db.get(DiceBatch, 1)
         assert batch is not None
         batch.revealed, batch.revealed_at = True, batch.created_at
     page = web.get("/fairness")
-    assert "p-value" in page.text and "χ² =" in page.text
     assert 'href="/api/v1/fairness/batches/1"' in page.text
-    assert f"{40 * 6} dice from 1 revealed batch." in page.text
+    assert "dicehall verify-dice batch.json" in page.text
 
 
 def test_profile_reports_both_fields_and_waiting_room_join_errors(web: TestClient) -> None:
