@@ -333,6 +333,7 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
 
         call(client, "GET", "/fairness", 200, me)
         call(client, "GET", "/fairness/log", 200, me, query={"from": 1})
+        call(client, "GET", "/users/{user_id}/luck", 200, me, path_parameters={"user_id": "fuzzer"})
         # A batch is revealed once its dice are spent and its games over; mark one revealed
         # (the answer's shape does not depend on why).
         with services.sessions() as db, db.begin():
