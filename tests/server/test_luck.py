@@ -65,3 +65,6 @@ def test_the_report_counts_my_own_zero_outs_in_finished_games_only(
     total = report["totals"][0]
     assert total["games"] == 1 and total["observed"] == zeros and "1 time in 20" in report["note"]
     assert client.get(f"{API}/users/nobody-here/luck").status_code == 404
+    page = client.get("/users/alice")
+    assert page.status_code == 200
+    assert f"{zeros} zero-outs in {rolls} rolls over 1 game" in page.text

@@ -110,9 +110,9 @@ def game_luck(conn: Connection, game: Any, seat: int) -> dict[str, Any]:
     }
 
 
-def luck_report(conn: Connection, user_id: str) -> dict[str, Any]:
-    """The luck of ``user_id`` (404 ``no_such_user``) over their latest finished public
-    games: per game, and totals per game with a z-score."""
+def luck_report(conn: Connection, user_id: str, most: int = GAMES_SHOWN) -> dict[str, Any]:
+    """The luck of ``user_id`` (404 ``no_such_user``) over their latest ``most`` finished
+    public games: per game, and totals per game with a z-score."""
     player = find_player(conn, user_id)
     found = conn.execute(
         select(GAMES, SEATS.c.seat.label("my_seat"))
@@ -123,7 +123,7 @@ def luck_report(conn: Connection, user_id: str) -> dict[str, Any]:
             GAMES.c.private.is_(False),
         )
         .order_by(GAMES.c.ended_at.desc(), GAMES.c.id.desc())
-        .limit(GAMES_SHOWN)
+        .limit(most)
     ).all()
     per_game = [game_luck(conn, row, int(row.my_seat)) for row in found]
     totals: dict[str, dict[str, Any]] = {}

@@ -23,7 +23,7 @@ from dicehall import games
 from dicehall.engine.errors import InvalidInput
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
-from dicehall.server.domain import accounts, reliability, vacation
+from dicehall.server.domain import accounts, luck, reliability, vacation
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people import online, profile, relations, search
 from dicehall.server.domain.people.relations import Kind
@@ -149,6 +149,11 @@ class ProfileView:
     last_seen: str
     ratings: list[RatingCard]
     tournaments: list[dict[str, Any]]
+    luck: dict[str, Any]
+
+
+#: The profile's luck section covers this many latest games (the API up to 50).
+LUCK_GAMES = 20
 
 
 def _view(services: Services, user_id: str, viewer_pk: int | None) -> ProfileView | None:
@@ -168,6 +173,7 @@ def _view(services: Services, user_id: str, viewer_pk: int | None) -> ProfileVie
             profile.seen_words(seen, now().date()),
             rating_cards(conn, shown.id),
             results_of(conn, shown.id),
+            luck.luck_report(conn, shown.user_id, LUCK_GAMES),
         )
 
 
@@ -193,6 +199,7 @@ async def _profile_page(
         status_code=status_code,
         shown=view.shown,
         reliability=view.reliability,
+        luck=view.luck,
         away_until=vacation.away_until(view.shown, now()),
         last_seen=view.last_seen,
         current=_current(view.extras["current_games"]),
