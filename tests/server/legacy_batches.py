@@ -2,14 +2,22 @@
 revealed whole once spent and all its games ended), as every batch was before migration 0007.
 
 ``make_legacy`` turns the batches a new site has committed, none served yet, into exactly
-what the old code wrote, so the tests of the old behaviour run on a fresh database."""
+what the old code wrote: a salt and :func:`~dicehall.server.domain.pool.commitment_of`,
+scheme 1, no root, no per-set salt and no record in the public log (the old code kept no
+log). The log's other records (bag batches) are chained again without them, so the log a
+test serves still verifies. The tests of the old behaviour thus run on a fresh database."""
 
 from __future__ import annotations
 
+import json
 import secrets
+from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import Connection, delete, insert, select, update
 
+from dicehall.fairness.chain import GENESIS, canonical, record_hash
+from dicehall.server.domain.bags import BAG_BATCHES
+from dicehall.server.domain.fairlog import LOG
 from dicehall.server.domain.pool import BATCHES, SETS, commitment_of
 from dicehall.server.domain.services import Services
 
@@ -40,4 +48,29 @@ def make_legacy(services: Services) -> list[int]:
                 )
             )
             conn.execute(update(SETS).where(SETS.c.batch_id == batch_id).values(salt=None))
+        _drop_dice_records(conn, set(ids))
     return ids
+
+
+def _drop_dice_records(conn: Connection, batches: set[int]) -> None:
+    """Remove the log records of ``batches`` and chain the others again, renumbered in
+    order, with each bag batch's ``log_seq`` following its record."""
+    rows = conn.execute(select(LOG.c.body).order_by(LOG.c.seq)).scalars().all()
+    kept: list[dict[str, Any]] = [json.loads(body) for body in rows]
+    kept = [r for r in kept if not (r["kind"] == "dice" and r["batch"] in batches)]
+    conn.execute(delete(LOG))
+    prev = GENESIS
+    for seq, record in enumerate(kept, start=1):
+        record = {**record, "seq": seq, "prev": prev}
+        prev = record_hash(record)
+        conn.execute(
+            insert(LOG).values(
+                seq=seq,
+                kind=record["kind"],
+                batch_id=record["batch"],
+                body=canonical(record).decode("ascii"),
+                hash=prev,
+            )
+        )
+        table = BAG_BATCHES if record["kind"] == "bags" else BATCHES
+        conn.execute(update(table).where(table.c.id == record["batch"]).values(log_seq=seq))

@@ -421,6 +421,9 @@ def test_a_batch_an_ended_game_drew_from_is_revealed_once_spent(
         if first["revealed"]:
             break
     assert first["revealed"], "the batch the ended game drew from should be revealed"
+    batches = client.get(f"{API}/fairness").json()["batches"]
+    assert first["scheme"] == 1 and any(b["scheme"] == 2 for b in batches)
+    assert not any(b["revealed"] for b in batches if b["scheme"] == 2), "new: never whole"
 
 
 def test_games_waiting_on_me_come_least_time_left_first(

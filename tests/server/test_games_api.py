@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from dicehall.fairness.chain import verify_chain
 from dicehall.server.domain.services import Services
+from tests.conftest import CliRunner
 from tests.server.conftest import Headers, MakeUser
 from tests.server.legacy_batches import make_legacy
 from tests.server.pig_entry import register_pig
@@ -204,11 +208,15 @@ def test_anonymous_and_bad_tokens(client: TestClient, make_user: MakeUser) -> No
 
 
 def test_dice_pool_reveals_only_spent_batches_of_finished_games(
-    client: TestClient, make_user: MakeUser, services: Services
+    client: TestClient, make_user: MakeUser, services: Services, cli: CliRunner, tmp_path: Path
 ) -> None:
-    """Old (scheme-1) batches are revealed whole once spent and all their games ended;
-    batches committed since are never revealed whole (each game's proof shows its dice)."""
-    make_legacy(services)
+    """Old (scheme-1) batches are revealed whole once spent and all their games ended, and
+    `dicehall verify-dice` checks them; batches committed since are never revealed whole
+    (each game's proof shows its dice)."""
+    legacy = make_legacy(services)
+    log = client.get(f"{API}/fairness/log").json()["records"]
+    assert verify_chain(log) is None
+    assert not {r["batch"] for r in log if r["kind"] == "dice"} & set(legacy), "no old record"
     alice = make_user("alice")
     for _ in range(40):  # until the first batch of 40 sets is spent
         play_to_end(client, {0: alice}, create(client, alice, ["me", "bot:random"], target=30))
@@ -231,6 +239,10 @@ def test_dice_pool_reveals_only_spent_batches_of_finished_games(
 
     batch = client.get(f"{API}/fairness/batches/{revealed[0]['id']}").json()
     assert verify_batch(batch)[0]
+    saved = tmp_path / "batch.json"
+    saved.write_text(json.dumps(batch), encoding="utf-8")
+    checked = cli("verify-dice", str(saved))
+    assert checked.code == 0 and checked.out.startswith("OK: "), checked
     tampered = {**batch, "sets": ["666666", *batch["sets"][1:]]}
     assert not verify_batch(tampered)[0] or batch["sets"][0] == "666666"
 

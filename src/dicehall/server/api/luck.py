@@ -22,12 +22,17 @@ class GameLuck(_Answer):
     game: str
     ended_at: str | None = Field(description="When it ended (ISO 8601).")
     measure: str | None = Field(
-        description='What is counted ("zero-outs", "Boatzees made by a roll"); null for a '
-        "game without a per-roll measure yet."
+        description='What is counted ("zero-outs", "Boatzees made by a roll", "sum of faces"); '
+        "null for a game without a per-roll measure (Hold'em Dice: its dice are dealt)."
     )
     rolls: int = Field(description="The player's own shown rolls the measure looked at.")
-    observed: int = Field(description="How many of them made the event.")
-    expected: float = Field(description="How many chance owed: the sum of their probabilities.")
+    observed: int = Field(
+        description="How many of them made the event (for sum of faces: the faces' sum)."
+    )
+    expected: float = Field(
+        description="What chance owed: the sum of their probabilities (for sum of faces: "
+        "3.5 a die)."
+    )
 
 
 class LuckTotal(_Answer):
@@ -62,6 +67,7 @@ class LuckReport(_Answer):
 async def user_luck(user_id: str, services: ServicesDep) -> dict[str, Any]:
     """How a player's own shown rolls in their latest finished public games compared with
     chance: Ten Thousand zero-outs and Boatzees made by a roll, each against its exact
-    probability, with totals and a z-score. Hidden dice (a folded pocket) never count.
+    probability, and Boss and Bullseye sums of faces against 3.5 a die, with totals and a
+    z-score. Hidden dice (a folded pocket) never count.
     404 ``no_such_user``."""
     return await run_db(services, read, services, lambda conn: luck.luck_report(conn, user_id))
