@@ -15,6 +15,7 @@ from dicehall.server.app import create_app
 from dicehall.server.domain.services import Services, build_services
 from tests.live import LiveServer
 from tests.server.conftest import site_settings
+from tests.sqlite_template import migrated_sqlite
 
 CHROMIUM = os.environ.get("DICEHALL_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -46,7 +47,7 @@ def browser(playwright_session: Playwright) -> Iterator[Browser]:
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[LiveServer]:
     """A fresh site on SQLite, listening on 127.0.0.1."""
-    server = LiveServer(f"sqlite:///{tmp_path}/web.sqlite3")
+    server = LiveServer(migrated_sqlite(tmp_path / "web.sqlite3"))
     server.start()
     try:
         yield server
@@ -122,7 +123,7 @@ def accept_game_api(context: BrowserContext, csrf: str, game_id: int) -> None:
 @pytest.fixture
 def services(tmp_path: Path) -> Iterator[Services]:
     """The site's services on a fresh SQLite database (for page tests without a browser)."""
-    built = build_services(site_settings(f"sqlite:///{tmp_path}/pages.sqlite3"))
+    built = build_services(site_settings(migrated_sqlite(tmp_path / "pages.sqlite3")))
     try:
         yield built
     finally:

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from dicehall.server.domain.services import Services
 from tests.live import LiveServer
+from tests.sqlite_template import migrated_sqlite
 from tests.web.conftest import create_game_api, shoot, signup_api
 from tests.web.test_pages_forms import _signup
 
@@ -29,7 +30,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer
     """A fresh site on SQLite whose presence windows are seconds long."""
     monkeypatch.setenv("DICEHALL_PRESENCE_ONLINE_SECONDS", ONLINE)
     monkeypatch.setenv("DICEHALL_PRESENCE_RECENT_SECONDS", RECENT)
-    server = LiveServer(f"sqlite:///{tmp_path}/here.sqlite3")
+    server = LiveServer(migrated_sqlite(tmp_path / "here.sqlite3"))
     server.start()
     try:
         yield server

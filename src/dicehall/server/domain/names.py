@@ -15,7 +15,6 @@ import functools
 import re
 import unicodedata
 
-from confusable_homoglyphs import confusables
 from sqlalchemy import ColumnElement, func
 from sqlalchemy.orm import InstrumentedAttribute
 
@@ -49,6 +48,8 @@ def _unmarked(text: str) -> str:
 @functools.lru_cache(maxsize=1)
 def _prototypes() -> dict[str, str]:
     """Each confusable character's representative: the same for all look-alikes of it."""
+    from confusable_homoglyphs import confusables  # a large table: loaded at first use
+
     data: dict[str, list[dict[str, str]]] = confusables.confusables_data
     parent: dict[str, str] = {}
 

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
 from markupsafe import Markup
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
     # "html": False escapes any raw HTML; markdown-it also refuses javascript: and data: links.
     return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 

@@ -28,8 +28,6 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 #: The rating gap (shown points) a new ticket accepts, and how much it widens per minute.
 GAP_START = 100.0
 GAP_PER_MINUTE = 100.0
@@ -217,6 +215,8 @@ def _pairs(
     twos: list[Wanted], widest: float, apart: Pairs, recent: Pairs
 ) -> list[tuple[Wanted, Wanted]]:
     """The two-seat tables: a maximum-weight matching of ``twos`` (sorted by rating)."""
+    import networkx as nx  # a tenth of a second to import: only when pairing
+
     graph: nx.Graph[int] = nx.Graph()
     for index, first in enumerate(twos):
         linked = 0

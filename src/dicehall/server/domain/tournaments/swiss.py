@@ -27,8 +27,6 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import combinations
 
-import networkx as nx
-
 from dicehall.server.domain.tournaments.apart import separate
 
 #: A player's points, in hundredths, for comparing scores exactly.
@@ -126,6 +124,8 @@ def _pairs(
         return [[e.key] for e in order]
     weights = _encode(costs, n // 2 + 1)
     top = max(weights.values()) + 1
+    import networkx as nx  # a tenth of a second to import: only when pairing
+
     graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(range(n + n % 2))
     for (i, j), w in weights.items():
