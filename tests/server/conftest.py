@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import queue
 import threading
@@ -46,13 +47,17 @@ def postgres_ok() -> bool:
 
 class _Databases:
     """Test databases on the local PostgreSQL, made cheap: each is a copy of one template
-    this process migrated once, and each is dropped in the background (a DROP DATABASE
-    waits for a checkpoint, about a second, which need not hold up the next test)."""
+    this process migrated once, the next one copied in the background while a test runs,
+    and each dropped in the background (a CREATE or DROP DATABASE waits for a checkpoint,
+    up to a second, which need not hold up a test)."""
 
     def __init__(self) -> None:
         self.template: str | None = None
         self.doomed: queue.Queue[str] = queue.Queue()
         self.dropper: threading.Thread | None = None
+        self.ready: queue.Queue[str] = queue.Queue(maxsize=1)
+        self.maker: threading.Thread | None = None
+        self.closing = threading.Event()
 
     def _admin(self, statement: str) -> None:
         with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
@@ -81,17 +86,43 @@ class _Databases:
             finally:
                 self.doomed.task_done()
 
-    def fresh(self) -> tuple[str, Callable[[], None]]:
-        template = self._template()
+    def _copy(self) -> str:
         name = f"dicehall_test_{uuid.uuid4().hex[:12]}"
-        self._admin(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        self._admin(f'CREATE DATABASE "{name}" TEMPLATE "{self._template()}"')
+        return name
+
+    def _make_forever(self) -> None:
+        while not self.closing.is_set():
+            try:
+                name = self._copy()
+            except psycopg.Error:
+                return  # PostgreSQL went away: fresh() makes its own, and says why
+            self.ready.put(name)
+
+    def fresh(self) -> tuple[str, Callable[[], None]]:
+        self._template()
+        if self.maker is None:
+            self.maker = threading.Thread(target=self._make_forever, daemon=True)
+            self.maker.start()
+        try:
+            name = self.ready.get(timeout=30) if self.maker.is_alive() else self._copy()
+        except queue.Empty:
+            name = self._copy()
         if self.dropper is None:
             self.dropper = threading.Thread(target=self._drop_forever, daemon=True)
             self.dropper.start()
         return f"postgresql://postgres@127.0.0.1:5432/{name}", lambda: self.doomed.put(name)
 
     def close(self) -> None:
-        self.doomed.join()
+        self.closing.set()
+        while self.maker is not None and self.maker.is_alive():
+            with contextlib.suppress(queue.Empty):
+                self.doomed.put(self.ready.get(timeout=0.1))
+        with contextlib.suppress(queue.Empty):
+            while True:
+                self.doomed.put(self.ready.get_nowait())
+        if self.dropper is not None:
+            self.doomed.join()
         if self.template is not None:
             self._admin(f'DROP DATABASE IF EXISTS "{self.template}" WITH (FORCE)')
 
