@@ -51,6 +51,12 @@ class LiveServer:
 
     def start(self, timeout: float = 30.0) -> None:
         """Start the server and wait until it answers."""
+        self.launch()
+        self.wait_ready(timeout)
+
+    def launch(self, environ: dict[str, str] | None = None) -> None:
+        """Start the server without waiting for it (``environ``: the environment to start it
+        in, this process's by default)."""
         args = [sys.executable, "-m", "dicehall", "serve", "--db", self.db_url]
         args += ["--port", str(self.port), "--workers", str(self.workers)]
         if self.redis_url:
@@ -65,7 +71,7 @@ class LiveServer:
             "DICEHALL_ACCESS_LOG": "0",
             # No scheduled tournaments in a test's site unless it asks for them.
             "DICEHALL_TOURNAMENT_SCHEDULE": "",
-            **os.environ,
+            **(os.environ if environ is None else environ),
             "DICEHALL_PLUGINS": self.plugins,
         }
         env["PYTHONPATH"] = os.getcwd() + os.pathsep + env.get("PYTHONPATH", "")
@@ -75,6 +81,10 @@ class LiveServer:
         self.process = subprocess.Popen(
             args, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
         )
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        """Wait until the launched server answers (stop it and raise if it does not)."""
+        assert self.process is not None, "launch() first"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

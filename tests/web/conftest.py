@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -44,15 +46,63 @@ def browser(playwright_session: Playwright) -> Iterator[Browser]:
         launched.close()
 
 
+class _Sites:
+    """Fresh sites on SQLite, one started ahead: while a test runs, the next test's server
+    starts (a server's start is the slowest step of most browser tests). The spare starts
+    in the environment the session began with; a test that changed a ``DICEHALL_``
+    variable gets a site started for it."""
+
+    def __init__(self) -> None:
+        self.environ = dict(os.environ)
+        self.spare: LiveServer | None = None
+        atexit.register(self.close)
+
+    def _launch(self) -> LiveServer:
+        folder = Path(tempfile.mkdtemp(prefix="dicehall-web-"))
+        server = LiveServer(migrated_sqlite(folder / "web.sqlite3"))
+        server.launch(self.environ)
+        return server
+
+    def _same_environment(self) -> bool:
+        def ours(environ: Mapping[str, str]) -> dict[str, str]:
+            return {k: v for k, v in environ.items() if k.startswith("DICEHALL_")}
+
+        return ours(os.environ) == ours(self.environ)
+
+    def take(self) -> LiveServer:
+        """A started site of its own (stop it with :meth:`give_back`)."""
+        if not self._same_environment():
+            server = LiveServer(migrated_sqlite(Path(tempfile.mkdtemp()) / "web.sqlite3"))
+            server.start()
+            return server
+        server, self.spare = self.spare or self._launch(), None
+        server.wait_ready()
+        self.spare = self._launch()
+        return server
+
+    @staticmethod
+    def give_back(server: LiveServer) -> None:
+        """Stop a site and remove its files."""
+        server.stop()
+        folder = server.db_url.removeprefix("sqlite:///").rpartition("/")[0]
+        shutil.rmtree(folder, ignore_errors=True)
+
+    def close(self) -> None:
+        if self.spare is not None:
+            self.give_back(self.spare)
+
+
+_SITES = _Sites()
+
+
 @pytest.fixture
-def site(tmp_path: Path) -> Iterator[LiveServer]:
+def site() -> Iterator[LiveServer]:
     """A fresh site on SQLite, listening on 127.0.0.1."""
-    server = LiveServer(migrated_sqlite(tmp_path / "web.sqlite3"))
-    server.start()
+    server = _SITES.take()
     try:
         yield server
     finally:
-        server.stop()
+        _SITES.give_back(server)
 
 
 @pytest.fixture
