@@ -101,6 +101,10 @@ class GameEntry:
     #: The bot that plays a person's seat after a timeout or a resignation (the site's
     #: autopilot in games of three or more seats).
     autopilot: str = "heuristic"
+    #: ``"module:function"`` that makes the rules' own tables ready (read from the data
+    #: directory or built), run by the site in the background at start-up so that no move
+    #: waits for them; None: the rules need none.
+    warm: str | None = None
 
     def autopilot_bot(self) -> str:
         """The autopilot's name: :attr:`autopilot` when the game has that bot, else random."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -11,6 +12,8 @@ from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from dicehall import __version__
+from dicehall import games as game_registry
+from dicehall.games.entry import load
 from dicehall.server.api import fairness, games, ws
 from dicehall.server.api.errors import install_error_handlers
 from dicehall.server.core.config import Settings
@@ -23,6 +26,8 @@ from dicehall.server.web.common import install_login_redirect, install_page_not_
 from dicehall.server.workers.driver import BotDriver
 from dicehall.server.workers.hintwork import HintService
 from dicehall.server.workers.jobs import SiteJobs
+
+_log = logging.getLogger(__name__)
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
@@ -40,6 +45,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         if built.settings.site_jobs:
             await jobs.start()
         hints.bind(asyncio.get_running_loop())
+        warming = asyncio.get_running_loop().run_in_executor(None, warm_rules)
         try:
             yield
         finally:
@@ -47,6 +53,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
             await jobs.stop()
             await driver.stop()
             await built.broker.stop()
+            await warming
 
     app = FastAPI(
         title="dicehall",
@@ -80,6 +87,18 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=_static_dir()), name="static")
     return app
+
+
+def warm_rules() -> None:
+    """Make every installed game's rule tables ready (see ``GameEntry.warm``). A failure
+    is logged, not raised: the rules then make their tables when first needed."""
+    for name in game_registry.available():
+        reference = game_registry.get(name).warm
+        if reference is not None:
+            try:
+                load(reference)()
+            except Exception:
+                _log.exception("warming the rules of %s failed", name)
 
 
 def _static_dir() -> str:

@@ -21,6 +21,7 @@ ENTRY = GameEntry(
     narration="dicehall.games.holdem.narration:narrate",
     score_unit="chip",
     autopilot="equity",
+    warm="dicehall.games.holdem.fastrank:warm",
     bot_notes={
         "equity": "Bets by its simulated share of the pot against the hands still in.",
     },

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dicehall.games.holdem.fastrank import best_hand
 from dicehall.games.holdem.model import HandEnd, HoldemState, PotResult, Showing
 from dicehall.games.holdem.pots import pots_from, split
-from dicehall.games.holdem.ranking import YAHTZEE_FLUSH, HandRank, best_hand
+from dicehall.games.holdem.ranking import YAHTZEE_FLUSH, HandRank
 
 
 def settle(state: HoldemState) -> tuple[HandEnd, tuple[int, ...]]:
