@@ -215,7 +215,9 @@ def one_run(args: argparse.Namespace) -> dict[str, Any]:
             with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
                 admin.execute(f'CREATE DATABASE "{name}"'.encode())
             url, drop = f"postgresql://postgres@127.0.0.1:5432/{name}", name
-        services = build_services(site_settings(url, dice_batch_size=5000, bag_batch_size=500, site_jobs=False))
+        services = build_services(
+            site_settings(url, dice_batch_size=5000, bag_batch_size=500, site_jobs=False)
+        )
         try:
             at, open_games = populate(services, rng, args.tickets)
             grouping_cpu, planned = pure_grouping(services, at)
