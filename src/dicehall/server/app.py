@@ -17,6 +17,7 @@ from dicehall.games.entry import load
 from dicehall.server.api import fairness, games, ws
 from dicehall.server.api.errors import install_error_handlers
 from dicehall.server.core.config import Settings
+from dicehall.server.domain.auth_cache import AuthCache
 from dicehall.server.domain.services import Services, build_services
 from dicehall.server.http import health, metrics
 from dicehall.server.http.accesslog import RequestObserver, access_log_enabled
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         redoc_url=None,
     )
     app.state.services = built
+    app.state.auth_cache = AuthCache()
     app.state.driver = driver
     app.state.hints = hints
     app.state.jobs = jobs

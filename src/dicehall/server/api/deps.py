@@ -14,6 +14,8 @@ from dicehall.server.api.errors import ApiError
 from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import ApiToken, AuthSession, User
 from dicehall.server.core.security import CSRF_HEADER, SESSION_COOKIE, digest, same
+from dicehall.server.domain import auth_cache
+from dicehall.server.domain.auth_cache import AuthCache
 from dicehall.server.domain.people import here
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import run_db
@@ -90,15 +92,27 @@ def _seen_user(request: HTTPConnection, services: Services) -> User | None:
     return user
 
 
+async def _user_of_request(request: Request, services: Services) -> User | None:
+    """The signed-in user or None: from the credential cache on the event loop when it
+    knows the credential, else from the database in a thread."""
+    user = cached_user(request)
+    if user is None:
+        return await run_db(services, _seen_user, request, services)
+    activity = here.activity_of_path(request.url.path)
+    if not here.noted_lately(services, user, activity):
+        # Before the handler, as on the slow path: a player sees themselves here.
+        await run_db(services, here.note_user, services, user, activity)
+    return user
+
+
 async def optional_user(request: Request, services: ServicesDep) -> User | None:
-    """The signed-in user, or None for a visitor (the fast path of :func:`quick_user`, in a
-    thread); a signed-in user is noted as here."""
-    return await run_db(services, _seen_user, request, services)
+    """The signed-in user, or None for a visitor; a signed-in user is noted as here."""
+    return await _user_of_request(request, services)
 
 
 async def current_user(request: Request, services: ServicesDep) -> User:
     """The signed-in user, noted as here; visitors get 401."""
-    user = await run_db(services, _seen_user, request, services)
+    user = await _user_of_request(request, services)
     if user is None:
         raise ApiError(401, "unauthenticated", "sign in first (session cookie or bearer token)")
     return user
@@ -126,33 +140,72 @@ _USER_BY_SESSION = (
 )
 
 
+def _auth_cache(request: HTTPConnection) -> AuthCache | None:
+    cache: AuthCache | None = getattr(request.app.state, "auth_cache", None)
+    return cache
+
+
+def _credential(request: HTTPConnection) -> tuple[str, str] | None:
+    """The request's well-formed credential as a cache key (a bearer token wins), or None."""
+    header = request.headers.get("authorization", "")
+    if header:
+        scheme, _, secret = header.partition(" ")
+        if scheme.lower() == "bearer" and secret.strip():
+            return "token", digest(secret.strip())
+        return None
+    cookie = request.cookies.get(SESSION_COOKIE)
+    return ("session", digest(cookie)) if cookie else None
+
+
+def _session_allows(request: HTTPConnection, row: Any) -> bool:
+    """A session row still valid, and the request safe or carrying its CSRF token."""
+    if aware(row.expires_at) <= now():
+        return False
+    if request.scope.get("method", "GET") in _SAFE_METHODS:
+        return True
+    sent = request.headers.get(CSRF_HEADER, "")
+    return bool(sent) and same(sent, row.csrf_token)
+
+
+def cached_user(request: HTTPConnection) -> User | None:
+    """The user of a credential the database accepted within the last second (see
+    :mod:`~dicehall.server.api.auth_cache`), or None: then ask :func:`quick_user`."""
+    cache = _auth_cache(request)
+    key = _credential(request)
+    if cache is None or key is None:
+        return None
+    row = cache.get(key)
+    if row is None or (key[0] == "session" and not _session_allows(request, row)):
+        return None
+    note_user(request, row.user_id)
+    return _user_of(row)
+
+
 def quick_user(request: HTTPConnection, services: Services) -> User | None:
     """Who is asking, in one Core query, for the hot game endpoints.
 
-    Only the plain valid cases are answered here; anything else (no credentials aside, an
-    unknown token, an expired session, a missing CSRF token) goes through
-    :func:`authenticate`, which gives the precise error.
+    Only the plain valid cases are answered here (and remembered for a second); anything
+    else (no credentials aside, an unknown token, an expired session, a missing CSRF
+    token) goes through :func:`authenticate`, which gives the precise error.
     """
     header = request.headers.get("authorization", "")
     cookie = request.cookies.get(SESSION_COOKIE)
     if not header and not cookie:
         return None
-    with services.read_conn() as conn:
-        if header:
-            scheme, _, secret = header.partition(" ")
-            if scheme.lower() == "bearer" and secret.strip():
-                row = conn.execute(_USER_BY_TOKEN, {"b_hash": digest(secret.strip())}).first()
-                if row is not None:
-                    note_user(request, row.user_id)
-                    return _user_of(row)
-        elif cookie:
-            row = conn.execute(_USER_BY_SESSION, {"b_id": digest(cookie)}).first()
-            if row is not None and aware(row.expires_at) > now():
-                safe = request.scope.get("method", "GET") in _SAFE_METHODS
-                sent = request.headers.get(CSRF_HEADER, "")
-                if safe or (sent and same(sent, row.csrf_token)):
-                    note_user(request, row.user_id)
-                    return _user_of(row)
+    key = _credential(request)
+    cache = _auth_cache(request)
+    if key is not None:
+        read_at = auth_cache.generation()
+        with services.read_conn() as conn:
+            if key[0] == "token":
+                row = conn.execute(_USER_BY_TOKEN, {"b_hash": key[1]}).first()
+            else:
+                row = conn.execute(_USER_BY_SESSION, {"b_id": key[1]}).first()
+        if row is not None and (key[0] == "token" or _session_allows(request, row)):
+            if cache is not None:
+                cache.put(key, row, read_at)
+            note_user(request, row.user_id)
+            return _user_of(row)
     with services.sessions() as db:
         found = authenticate(request, db)
     return found[0] if found else None

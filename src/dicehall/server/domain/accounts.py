@@ -37,6 +37,7 @@ from dicehall.server.domain.account_checks import (
     refuse_look_alike_name,
     user_key,
 )
+from dicehall.server.domain.auth_cache import credentials_changed
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people import search
 from dicehall.server.domain.ratelimit import attempt_buckets, bucket
@@ -133,6 +134,8 @@ def sign_up(
     except IntegrityError as exc:
         # Someone took the same id between our check and our insert.
         raise _taken() from exc
+    if previous_cookie:
+        credentials_changed()
     return SignedIn(user, secret, row.csrf_token)
 
 
@@ -190,6 +193,7 @@ def log_in(
         )
         _replace_session(db, previous_cookie)
         secret, row = open_session(db, fresh, services.settings.session_days)
+    credentials_changed()
     return SignedIn(fresh, secret, row.csrf_token)
 
 
@@ -197,6 +201,7 @@ def log_out(services: Services, session_id: str) -> None:
     """End one browser session."""
     with services.write() as db:
         db.execute(delete(AuthSession).where(AuthSession.id == session_id))
+    credentials_changed()
 
 
 def change_password(
@@ -236,6 +241,7 @@ def change_password(
         if keep_session is not None:
             doomed = doomed.where(AuthSession.id != keep_session)
         ended = db.execute(doomed.returning(AuthSession.id)).all()
+    credentials_changed()
     return len(ended)
 
 
@@ -266,6 +272,7 @@ def update_profile(
             search.put_terms(db.connection(), fresh.id, fresh.user_id, name)
         if text is not None:
             fresh.about = text
+    credentials_changed()
     return fresh
 
 
@@ -304,6 +311,7 @@ def revoke_token(services: Services, user: User, token_id: int) -> str:
             raise Refused("not_found", "no_such_token", f"you have no API token {token_id}")
         token_hash = row.token_hash
         db.delete(row)
+    credentials_changed()
     return token_hash
 
 

@@ -88,6 +88,9 @@ class DicePool:
         self.batch_size = batch_size
         self.bags = BagPool(batch_size if bag_batch_size is None else bag_batch_size)
         self._low_listeners: set[Callable[[], None]] = set()
+        #: The highest committed set id this process has read: ids only grow, so while the
+        #: cursor is a batch below it no move needs to ask again whether the pool runs low.
+        self._known_last = 0
 
     def listen_low(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` after each commit that left fewer than a batch's worth of sets
@@ -186,8 +189,9 @@ class DicePool:
         rows = conn.execute(_SERVE_SETS, {"b_start": start, "b_end": end, "b_game": game_id}).all()
         if len(rows) != count:
             raise PoolEmpty("the committed dice ran out")
-        if self._low_listeners:
+        if self._low_listeners and self._known_last - end + 1 < self.batch_size:
             last = conn.execute(select(func.max(SETS.c.id))).scalar() or 0
+            self._known_last = max(self._known_last, last)
             if last - end + 1 < self.batch_size:
                 after_commit(conn, self._announce_low)
         ordered = sorted(rows, key=lambda r: int(r.id))

@@ -157,6 +157,15 @@ def note_user_soon(services: Services, user: User, activity: Activity | None) ->
     loop.run_in_executor(None, functools.partial(note_user, services, user, activity))
 
 
+def noted_lately(services: Services, user: User, activity: Activity | None) -> bool:
+    """True when :func:`note_user` would do nothing now (an unchanged touch within the
+    throttle, the day's visit written): a look-up, safe on the event loop."""
+    at = now()
+    seen_today = user.last_seen_at is not None and aware(user.last_seen_at).date() >= at.date()
+    shown = shows_presence(user.settings)
+    return seen_today and services.presence.unchanged(user.id, activity, at, shown=shown)
+
+
 def note_pk(services: Services, user_pk: int, activity: Activity | None) -> None:
     """:func:`note` for ``user_pk``, their settings read now (a socket's heartbeat)."""
     try:

@@ -129,6 +129,19 @@ class Presence:
         self._swept = 0.0
         self._days: dict[int, date] = {}
 
+    def unchanged(
+        self, user_pk: int, activity: Activity | None, at: datetime, *, shown: bool = True
+    ) -> bool:
+        """True when :meth:`touch` would write nothing now (a dictionary look-up: safe on
+        the event loop)."""
+        before = self._written.get(user_pk)
+        return (
+            before is not None
+            and before.shown == shown
+            and (activity is None or activity == before.activity)
+            and 0 <= at.timestamp() - before.stamp < self.windows.throttle
+        )
+
     def touch(
         self, user_pk: int, activity: Activity | None, at: datetime, *, shown: bool = True
     ) -> bool:

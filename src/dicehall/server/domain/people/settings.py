@@ -11,7 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from sqlalchemy import Connection, Table, select, update
 
 from dicehall.server.core.models import User
-from dicehall.server.core.txn import publish_after_commit
+from dicehall.server.core.txn import after_commit, publish_after_commit
+from dicehall.server.domain.auth_cache import credentials_changed
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.ratings.kinds import KINDS, RatingKind
 
@@ -129,6 +130,7 @@ def change(conn: Connection, user_pk: int, changes: dict[str, Any]) -> UserSetti
         update(USERS).where(USERS.c.id == user_pk).values(settings=updated.model_dump_json())
     )
     publish_after_commit(conn, user_pk, {"type": "settings", "settings": updated.model_dump()})
+    after_commit(conn, credentials_changed)  # a remembered user row holds the old settings
     return updated
 
 
