@@ -314,9 +314,9 @@ async def post_action(
     key = idempotency_key.strip() if idempotency_key else None
     bound_to = gameservice.request_hash(game_id, body.action, body.expected_version)
 
-    Changed = tuple[GameRecord, list[SeatInfo]] | None
+    Changed = tuple[GameRecord, list[SeatInfo]]
 
-    def work(conn: Connection) -> tuple[dict[str, Any], Changed]:
+    def work(conn: Connection) -> dict[str, Any] | Changed:
         # Lock first, then look the key up: a twin request that committed while we waited
         # for the lock is then seen, and answered as a replay rather than as stale.
         record = gameservice.fetch_game(conn, game_id, lock=True)
@@ -325,14 +325,23 @@ async def post_action(
         if key is not None:
             done = gameservice.find_replay(conn, user, key, bound_to)
             if done is not None:
-                return _replayed(conn, done, game_id, user), None
+                return _replayed(conn, done, game_id, user)
         record, seats = gameservice.apply_move(
             conn, services.pool, user, record, body.action, body.expected_version, key
         )
         if record.status == "finished":
             services.pool.reveal_ready(conn)
-        payload = {**gameservice.rated_payload(conn, record, seats, user), "replayed": False}
-        return payload, (record, seats)
+        return record, seats
+
+    def move() -> tuple[dict[str, Any], Changed | None]:
+        done = write(services, work)
+        if isinstance(done, dict):
+            return done, None
+        # The answer's ratings are read after the commit: the write lock is held for the
+        # move alone, not for a read every other writer would wait on.
+        with services.read_conn() as conn:
+            payload = {**gameservice.rated_payload(conn, *done, user), "replayed": False}
+        return payload, done
 
     def replay_after_race(conn: Connection) -> dict[str, Any]:
         assert key is not None
@@ -343,11 +352,11 @@ async def post_action(
 
     try:
         try:
-            payload, changed = await run_db(services, write, services, work)
+            payload, changed = await run_db(services, move)
         except Overdue:
             # The mover's clock (or another's) ran out: that is applied first, on its own.
             await settle(services, game_id)
-            payload, changed = await run_db(services, write, services, work)
+            payload, changed = await run_db(services, move)
     except IntegrityError:
         # The same key raced in from a second request and won: answer as a replay.
         if key is None:
