@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 
 from dicehall.engine.errors import InvalidInput
@@ -72,8 +73,38 @@ def make_engine(url: str) -> Engine:
 
         return engine
     if parsed.get_backend_name() == "postgresql":
-        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        engine = create_engine(url, pool_size=10, max_overflow=20)
+        _ping_when_idle(engine)
+        return engine
     raise InvalidInput(f"unsupported database {parsed.get_backend_name()!r} (sqlite or postgresql)")
+
+
+#: A pooled PostgreSQL connection idle longer than this is pinged before use; a busy site's
+#: connections are not (a ping per checkout cost each move a round trip).
+PING_AFTER_IDLE_SECONDS = 5.0
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Pessimistic disconnect handling for connections that sat idle: a dead one (the server
+    restarted) is replaced before use, as ``pool_pre_ping`` would, without its round trip
+    on every checkout."""
+
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _on_checkout(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+        since = record.info.get("idle_since")
+        if since is None or time.monotonic() - since < PING_AFTER_IDLE_SECONDS:
+            return
+        try:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+            dbapi_connection.rollback()
+        except Exception as exc:
+            # The pool discards this connection and checks out a fresh one.
+            raise DisconnectionError(str(exc)) from exc
 
 
 def read_only_engine(url: str) -> Engine:
