@@ -1,7 +1,7 @@
 """Load on loopback: N clients playing each other over HTTP; moves/s and latency.
 
     python bench/load.py [--db sqlite|postgresql|URL] [--clients 16] [--seconds 10]
-                         [--game tenthousand] [--workers 1]
+                         [--game tenthousand] [--workers 1] [--redis URL]
 
 Prints one JSON object. Each pair of clients plays one game after another; every move is a
 POST with the expected version; the other player's view is fetched when the turn passes.
@@ -151,10 +151,11 @@ def main() -> None:
     parser.add_argument("--game", default="tenthousand")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--plugins", default="", help="DICEHALL_PLUGINS for the server")
+    parser.add_argument("--redis", default=None, help="Redis URL (the scale-out path's pushes)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as workdir:
         url, drop = database(args.db, workdir)
-        server = LiveServer(url, workers=args.workers, plugins=args.plugins)
+        server = LiveServer(url, args.redis, workers=args.workers, plugins=args.plugins)
         server.start()
         services = build_services(Settings(db_url=url))
         try:
@@ -172,6 +173,7 @@ def main() -> None:
                 "game": args.game,
                 "clients": args.clients,
                 "workers": args.workers,
+                "redis": args.redis is not None,
                 "seconds": args.seconds,
                 "moves": tally.moves,
                 "moves_per_s": round(tally.moves / args.seconds, 1),
