@@ -74,7 +74,12 @@ class Table(Generic[S, A]):
                 state = self.state
                 legal = game.legal(state, turn.seat)
                 action = bots[turn.seat].choose(game.view(state, turn.seat), legal)
-                self.act(turn.seat, action)
+                if any(action is move for move in legal):
+                    # One of the moves just listed for this state: no need to check it again.
+                    self.state = game.apply(state, turn.seat, action)
+                    self._log(state, Acted(turn.seat, action))
+                else:
+                    self.act(turn.seat, action)
             else:
                 return turn
         raise RuntimeError(

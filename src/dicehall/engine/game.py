@@ -69,20 +69,34 @@ def same_action(legal: object, sent: object) -> bool:
     """Whether ``sent`` is the action ``legal``: equal, and of the same types throughout, so
     ``1.0`` and ``True`` never pass for ``1`` (they would corrupt a saved state). Fields a
     dataclass leaves out of its comparison (derived figures) are not looked at."""
-    if type(legal) is not type(sent):
+    if legal is sent:  # a bot's pick from ``legal`` itself: nothing to compare
+        return True
+    kind = type(legal)
+    if kind is not type(sent):
         return False
-    if dataclasses.is_dataclass(legal) and not isinstance(legal, type):
-        return all(
-            same_action(getattr(legal, f.name), getattr(sent, f.name))
-            for f in dataclasses.fields(legal)
-            if f.compare
-        )
+    names = _compared_fields(kind)
+    if names is not None:
+        return all(same_action(getattr(legal, n), getattr(sent, n)) for n in names)
     if isinstance(legal, tuple | list):
         assert isinstance(sent, tuple | list)
         return len(legal) == len(sent) and all(
             same_action(a, b) for a, b in zip(legal, sent, strict=True)
         )
     return legal == sent
+
+
+_COMPARED: dict[type, tuple[str, ...] | None] = {}
+
+
+def _compared_fields(kind: type) -> tuple[str, ...] | None:
+    """The names of the fields a dataclass compares, or None for a type that is not one."""
+    if kind not in _COMPARED:
+        _COMPARED[kind] = (
+            tuple(f.name for f in dataclasses.fields(kind) if f.compare)
+            if dataclasses.is_dataclass(kind)
+            else None
+        )
+    return _COMPARED[kind]
 
 
 class Game(ABC, Generic[S, A, Opt, V]):
