@@ -1,10 +1,11 @@
 """dicehall side by side with its peers and with the floor of its own stack.
 
-    python bench/compare.py [--rounds 5] [--rows help,serve,holdem] [--keep-venv DIR]
+    python bench/compare.py [--rounds 5] [--rows help,serve,holdem,tenthousand] [--keep-venv DIR]
 
 Each row runs both sides in fresh processes, interleaved (ours, theirs, ours, ...), for
 ``--rounds`` rounds, and reports the medians and their ratio (ours / theirs: below 1 is
-better). Peers from PyPI (``phevaluator``) go into a throwaway virtual environment this
+better, except where more is better, as said). Peers from PyPI (``phevaluator``,
+``farkle-simulation``) go into a throwaway virtual environment this
 script creates (or ``--keep-venv DIR``, made once and reused). Prints one JSON object with
 the machine's load average at the start and at the end.
 
@@ -18,6 +19,9 @@ Rows:
   dice as text (``fastrank``) against ``phevaluator.evaluate_cards`` on seven cards as text
   (the same operation on 52 cards), and the site's showdown step (the best hand and which
   five) against the readable reference.
+- ``tenthousand``: Ten Thousand games simulated per CPU-second (``dicehall sim``'s loop,
+  heuristic against heuristic) against farkle-simulation's ``simulate_game`` with its naive
+  strategies (its printing sent nowhere).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+ROWS = ("help", "serve", "holdem", "tenthousand")
 sys.path.insert(0, str(ROOT))  # the tests' live server and SQLite template
 from tests.live import free_port  # noqa: E402
 
@@ -73,6 +78,26 @@ one = timeit.timeit(lambda: fastrank.dense_rank([fastrank.kind_of(d) for d in ha
 fast = timeit.timeit(lambda: fastrank.best_hand(hand), number=20_000) / 20_000
 ref = timeit.timeit(lambda: best_hand(hand), number=2_000) / 2_000
 print(json.dumps({"one_us": one / n * 1e6, "showdown_us": fast * 1e6, "reference_us": ref * 1e6}))
+"""
+OURS_SIM = """
+import json, time
+from dicehall import games
+from dicehall.cli.sim import simulate
+entry = games.get("tenthousand")
+simulate(entry, ["heuristic", "heuristic"], 20, 1, entry.game.options(), progress=False)
+started = time.process_time()
+simulate(entry, ["heuristic", "heuristic"], 1000, 7, entry.game.options(), progress=False)
+print(json.dumps({"games_per_cpu_s": 1000 / (time.process_time() - started)}))
+"""
+PEER_SIM = """
+import contextlib, io, json, time
+from farkle_simulation.components.simulation import simulate_game
+from farkle_simulation.components.strategy import NaiveStrategy
+started = time.process_time()
+with contextlib.redirect_stdout(io.StringIO()):  # its strategies print every roll
+    for _ in range(1000):
+        simulate_game(NaiveStrategy(), NaiveStrategy(), train=True)
+print(json.dumps({"games_per_cpu_s": 1000 / (time.process_time() - started)}))
 """
 PEER_HOLDEM = """
 import json, timeit
@@ -185,13 +210,15 @@ def row_serve(rounds: int, work: Path) -> dict[str, Any]:
         return first_200(args, f"http://127.0.0.1:{port}/", env)
 
     a, b = interleaved(rounds, ours, theirs)
+
+    def column(rows: list[tuple[float, float, float]], i: int) -> float:
+        return statistics.median(row[i] for row in rows)
+
     return {
-        "first_200_s": ratio(
-            statistics.median(x for x, _ in a), statistics.median(x for x, _ in b)
-        ),
-        "idle_rss_mib": ratio(
-            statistics.median(y for _, y in a), statistics.median(y for _, y in b)
-        ),
+        "first_200_s": ratio(column(a, 0), column(b, 0)),
+        "idle_rss_mib_web_process": ratio(column(a, 1), column(b, 1)),
+        # With the bot worker process, which loads the solvers and warms their tables.
+        "idle_rss_mib_with_workers": ratio(column(a, 2), column(b, 2)),
     }
 
 
@@ -230,16 +257,33 @@ def row_holdem(rounds: int, work: Path, peer_python: Path) -> dict[str, Any]:
     }
 
 
+def row_tenthousand(rounds: int, work: Path, peer_python: Path) -> dict[str, Any]:
+    """Ten Thousand games simulated per CPU-second against farkle-simulation's."""
+    ours_script, peer_script = work / "ours_sim.py", work / "peer_sim.py"
+    ours_script.write_text(textwrap.dedent(OURS_SIM))
+    peer_script.write_text(textwrap.dedent(PEER_SIM))
+
+    def run(python: Path | str, script: Path) -> float:
+        out = subprocess.run([str(python), str(script)], capture_output=True, text=True, check=True)
+        return float(json.loads(out.stdout.strip().splitlines()[-1])["games_per_cpu_s"])
+
+    a, b = interleaved(
+        rounds, lambda: run(sys.executable, ours_script), lambda: run(peer_python, peer_script)
+    )
+    # Higher is better here: the ratio is ours / theirs all the same (target >= 2).
+    return {"games_per_cpu_s": ratio(statistics.median(a), statistics.median(b))}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--rows", default="help,serve,holdem")
+    parser.add_argument("--rows", default="help,serve,holdem,tenthousand")
     parser.add_argument("--keep-venv", type=Path, default=None)
     args = parser.parse_args()
     rows = [r.strip() for r in args.rows.split(",") if r.strip()]
-    unknown = set(rows) - {"help", "serve", "holdem"}
+    unknown = set(rows) - set(ROWS)
     if unknown:
-        parser.error(f"unknown rows: {', '.join(sorted(unknown))} (help, serve, holdem)")
+        parser.error(f"unknown rows: {', '.join(sorted(unknown))} ({', '.join(ROWS)})")
     result: dict[str, Any] = {"load_at_start": os.getloadavg(), "rounds": args.rounds}
     with tempfile.TemporaryDirectory(prefix="dicehall-compare-") as tmp:
         work = Path(tmp)
@@ -247,9 +291,12 @@ def main() -> None:
             result["help"] = row_help(args.rounds, work)
         if "serve" in rows:
             result["serve"] = row_serve(args.rounds, work)
-        if "holdem" in rows:
-            python = peer_venv(args.keep_venv, ["phevaluator"])
-            result["holdem"] = row_holdem(args.rounds, work, python)
+        if "holdem" in rows or "tenthousand" in rows:
+            python = peer_venv(args.keep_venv, ["phevaluator", "farkle-simulation"])
+            if "holdem" in rows:
+                result["holdem"] = row_holdem(args.rounds, work, python)
+            if "tenthousand" in rows:
+                result["tenthousand"] = row_tenthousand(args.rounds, work, python)
     result["load_at_end"] = os.getloadavg()
     print(json.dumps(result))
 
