@@ -11,9 +11,6 @@ import typer
 
 from dicehall.cli.apps import Groups
 from dicehall.cli.common import JsonText, console, fail, print_json
-from dicehall.fairness.chain import verify_chain
-from dicehall.fairness.proof_parts import MalformedProof
-from dicehall.fairness.verify import verify_proof
 
 
 def _safe(message: str) -> str:
@@ -47,6 +44,9 @@ def verify_game(
     """Check every die and bag draw of a finished game against the commitments published
     before it was played, and replay the game to its recorded result. Exit 0: all holds;
     1: the first thing that does not; 2: the file is not a proof."""
+    from dicehall.fairness.proof_parts import MalformedProof  # the verifier: only when asked
+    from dicehall.fairness.verify import verify_proof
+
     proof = _read_json(file, "a proof")
     saved_log = None if game_log is None else _read_json(game_log, "a game log")
     saved_chain = None if chain is None else _read_json(chain, "a public log")
@@ -68,6 +68,8 @@ def verify_log(
 ) -> None:
     """Check that the site's public log of commitments chains: every record names the hash
     of the one before. Exit 0: it holds; 1: the first break; 2: not a log."""
+    from dicehall.fairness.chain import verify_chain
+
     data = _read_json(file, "a public log")
     records = data.get("records") if isinstance(data, dict) else data
     if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):

@@ -19,9 +19,6 @@ from dicehall.cli.common import (
     print_json,
 )
 from dicehall.cli.datadir import usable_data_dir
-from dicehall.cli.screens import play_in_terminal, screen_for
-from dicehall.cli.sim import check_plot_path, report_table, save_plot, simulate
-from dicehall.cli.warmup import warm_up
 from dicehall.engine import codec
 from dicehall.engine.dice import DiceSource, Seeded, System
 from dicehall.engine.options import parse_pairs
@@ -63,6 +60,9 @@ def play(
     option: GameOptions = None,
 ) -> None:
     """Play a game in the terminal: humans in hot seat, bots by name."""
+    from dicehall.cli.screens import play_in_terminal, screen_for  # not for --help
+    from dicehall.cli.warmup import warm_up
+
     entry = games.get(game)
     specs = parse_seats(seats or default_seats(entry))
     entry.game.check_seats(len(specs))
@@ -98,6 +98,9 @@ def sim(
     ] = None,
 ) -> None:
     """Simulate many bot-only games: win share with a 95% interval, mean score, mean turns."""
+    from dicehall.cli.sim import check_plot_path, report_table, save_plot, simulate
+    from dicehall.cli.warmup import warm_up
+
     entry = games.get(game)
     names = parse_bot_list(bots)
     options = entry.game.options(parse_pairs(option or []))
