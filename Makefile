@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup chromium test lint typecheck pytest play serve bench golden clean
+.PHONY: setup bytecode chromium test lint typecheck pytest play serve bench golden clean
 
 setup: $(STAMP)
 
@@ -13,6 +13,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+# The package's bytecode, compiled ahead as an installed wheel's is: with
+# PYTHONDONTWRITEBYTECODE set, every server and command the tests start would otherwise
+# compile all of it again (up to date files are skipped).
+bytecode: setup
+	$(BIN)/python -m compileall -q src
 
 # Browser tests drive Debian's Chromium; install it when it is missing (needs root or sudo).
 chromium:
@@ -28,7 +34,7 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
-pytest: setup chromium
+pytest: setup bytecode chromium
 	$(BIN)/pytest -n 2 --durations=25
 
 test: lint typecheck pytest
@@ -36,7 +42,7 @@ test: lint typecheck pytest
 play: setup
 	$(BIN)/dicehall play tenthousand
 
-serve: setup
+serve: setup bytecode
 	$(BIN)/dicehall serve
 
 bench: setup

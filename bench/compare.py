@@ -1,11 +1,11 @@
 """dicehall side by side with its peers and with the floor of its own stack.
 
-    python bench/compare.py [--rounds 5] [--rows help,serve,holdem,tenthousand] [--keep-venv DIR]
+    python bench/compare.py [--rounds 5] [--rows help,serve,...] [--keep-venv DIR]
 
 Each row runs both sides in fresh processes, interleaved (ours, theirs, ours, ...), for
 ``--rounds`` rounds, and reports the medians and their ratio (ours / theirs: below 1 is
 better, except where more is better, as said). Peers from PyPI (``phevaluator``,
-``farkle-simulation``) go into a throwaway virtual environment this
+``farkle-simulation``, ``yatzy-solver``) go into a throwaway virtual environment this
 script creates (or ``--keep-venv DIR``, made once and reused). Prints one JSON object with
 the machine's load average at the start and at the end.
 
@@ -20,8 +20,14 @@ Rows:
   (the same operation on 52 cards), and the site's showdown step (the best hand and which
   five) against the readable reference.
 - ``tenthousand``: Ten Thousand games simulated per CPU-second (``dicehall sim``'s loop,
-  heuristic against heuristic) against farkle-simulation's ``simulate_game`` with its naive
-  strategies (its printing sent nowhere).
+  heuristic against heuristic, which plays them by the game's ``fast_play``) against
+  farkle-simulation's ``simulate_game`` with its naive strategies (its printing sent
+  nowhere).
+- ``boatzee``: the exact solver's peak memory and CPU, the first solve after install, a warm
+  hint and the whole ``dicehall hint boatzee`` command against ``yatzy-solver``
+  (``bench/compare_boatzee.py``).
+
+The move path against a no-op POST and a one-INSERT transaction is ``bench/floor.py``.
 """
 
 from __future__ import annotations
@@ -43,9 +49,14 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
-ROWS = ("help", "serve", "holdem", "tenthousand")
+ROWS = ("help", "serve", "holdem", "tenthousand", "boatzee")
 sys.path.insert(0, str(ROOT))  # the tests' live server and SQLite template
 from tests.live import free_port  # noqa: E402
+
+from bench.compare_boatzee import row_boatzee  # noqa: E402
+
+#: The Boatzee row's peer (see bench/compare_boatzee.py).
+PEER_YATZY = "yatzy-solver"
 
 MINIMAL_TYPER = """
 import typer
@@ -108,10 +119,10 @@ print(json.dumps({"one_us": one / n * 1e6}))
 """
 
 
-def cpu_of(args: list[str], cwd: Path | None = None) -> float:
+def cpu_of(args: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> float:
     """CPU seconds (user + system) of a command run to its end."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(args, cwd=cwd, stdout=subprocess.DEVNULL, check=True)
+    subprocess.run(args, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -277,7 +288,7 @@ def row_tenthousand(rounds: int, work: Path, peer_python: Path) -> dict[str, Any
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--rows", default="help,serve,holdem,tenthousand")
+    parser.add_argument("--rows", default=",".join(ROWS))
     parser.add_argument("--keep-venv", type=Path, default=None)
     args = parser.parse_args()
     rows = [r.strip() for r in args.rows.split(",") if r.strip()]
@@ -285,18 +296,26 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown rows: {', '.join(sorted(unknown))} ({', '.join(ROWS)})")
     result: dict[str, Any] = {"load_at_start": os.getloadavg(), "rounds": args.rounds}
+    # An installed wheel's bytecode is compiled when it is installed, as the peers' is; an
+    # editable checkout's is not (and PYTHONDONTWRITEBYTECODE keeps it so), which would
+    # charge every start-up row with compiling the package.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "src")], check=True)
     with tempfile.TemporaryDirectory(prefix="dicehall-compare-") as tmp:
         work = Path(tmp)
         if "help" in rows:
             result["help"] = row_help(args.rounds, work)
         if "serve" in rows:
             result["serve"] = row_serve(args.rounds, work)
-        if "holdem" in rows or "tenthousand" in rows:
-            python = peer_venv(args.keep_venv, ["phevaluator", "farkle-simulation"])
+        if {"holdem", "tenthousand", "boatzee"} & set(rows):
+            python = peer_venv(args.keep_venv, ["phevaluator", "farkle-simulation", PEER_YATZY])
             if "holdem" in rows:
                 result["holdem"] = row_holdem(args.rounds, work, python)
             if "tenthousand" in rows:
                 result["tenthousand"] = row_tenthousand(args.rounds, work, python)
+            if "boatzee" in rows:
+                result["boatzee"] = row_boatzee(
+                    args.rounds, work, python, interleaved, ratio, cpu_of
+                )
     result["load_at_end"] = os.getloadavg()
     print(json.dumps(result))
 

@@ -5,6 +5,8 @@
 
 Prints one JSON object. Each pair of clients plays one game after another; every move is a
 POST with the expected version; the other player's view is fetched when the turn passes.
+Afterwards ``dicehall check`` replays every game of the run to its snapshot
+(``replay_check``).
 The clients use aiohttp: with httpx the load generator, not the server, was the bottleneck.
 """
 
@@ -13,8 +15,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -143,6 +147,20 @@ def database(kind: str, workdir: str) -> tuple[str, Any]:
     return kind, lambda: None
 
 
+def replay_check(url: str, plugins: str) -> dict[str, Any]:
+    """``dicehall check`` on the run's database: every game replays to its snapshot."""
+    env = {**os.environ, "DICEHALL_PLUGINS": plugins}
+    out = subprocess.run(
+        [sys.executable, "-m", "dicehall", "check", "--db", url, "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    found: dict[str, Any] = json.loads(out.stdout)
+    return {"ok": found["ok"], "games": found["checked"], "discrepancies": found["discrepancies"]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", default="sqlite", help="sqlite, postgresql or a database URL")
@@ -164,6 +182,9 @@ def main() -> None:
         finally:
             server.stop()
             services.engine.dispose()
+        try:
+            replayed = replay_check(url, args.plugins)
+        finally:
             drop()
     lat = sorted(tally.latencies) or [0.0]
     print(
@@ -180,6 +201,7 @@ def main() -> None:
                 "reads": tally.reads,
                 "games_finished": tally.finished,
                 "errors": tally.errors,
+                "replay_check": replayed,
                 "latency_ms": {
                     "p50": round(1000 * statistics.median(lat), 2),
                     "p99": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 2),

@@ -127,7 +127,8 @@ def test_help_and_light_commands_load_no_solver_stack() -> None:
     import subprocess
     import sys
 
-    heavy = ("numpy", "scipy", "numba", "matplotlib", "fastapi", "sqlalchemy", "uvicorn")
+    heavy: tuple[str, ...] = ("numpy", "scipy", "numba", "matplotlib", "fastapi", "sqlalchemy")
+    heavy += ("uvicorn", "pettingzoo", "gymnasium", "pyspiel")
     runs = [
         ["--help"],
         ["play", "--help"],
@@ -178,3 +179,33 @@ def test_refresh_and_recompute_mean_the_same(
     assert result.code == 2 and "asked to solve again: True" in result.err, result
     result = cli("solve", game)
     assert result.code == 2 and "asked to solve again: False" in result.err, result
+
+
+def test_a_command_line_imports_only_the_game_commands_it_can_reach() -> None:
+    """``dicehall --help`` imports no game's rules; ``hint boatzee`` only Boatzee's; a
+    group's help still lists every game."""
+    import subprocess
+    import sys
+
+    rules = [f"dicehall.games.{name}.rules" for name in games.NAMES]
+    runs = [["--help"], ["play", "--help"], ["hint", "boatzee", "--help"], ["hint", "--help"]]
+    code = (
+        "import io, contextlib, json, sys\n"
+        "from dicehall.cli.main import run\n"
+        "loaded, shown = {}, {}\n"
+        f"for args in {runs!r}:\n"
+        "    out = io.StringIO()\n"
+        "    with contextlib.redirect_stdout(out):\n"
+        "        run(args)\n"
+        f"    loaded[' '.join(args)] = [m for m in {rules!r} if m in sys.modules]\n"
+        "    shown[' '.join(args)] = out.getvalue()\n"
+        "print(json.dumps([loaded, shown]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    loaded, shown = json.loads(out)
+    assert loaded["--help"] == [] and loaded["play --help"] == []
+    assert loaded["hint boatzee --help"] == ["dicehall.games.boatzee.rules"]
+    assert all(name in shown["hint --help"] for name in games.NAMES)
+    assert "hint" in shown["--help"] and "score" in shown["--help"]

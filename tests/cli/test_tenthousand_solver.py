@@ -86,6 +86,30 @@ def test_hint_table_ranks_every_choice_by_the_chance_to_win(cli: CliRunner) -> N
     assert chances == sorted(chances, reverse=True)
 
 
+def test_hint_names_the_choice_for_points_and_what_it_costs_in_chance_to_win(
+    cli: CliRunner,
+) -> None:
+    # 800 behind at 1,500: three 1s banked is the most points, rolling on the better chance.
+    result = cli(
+        "hint", "tenthousand", "--roll", "1,1,1,2,3,4", "--banked", "600",
+        "--opponent", "1400", *SMALL,
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    rows = [line for line in result.out.splitlines() if "%" in line and "│" in line]
+    best = rows[0].split("│")
+    assert best[2].strip() == "1,1,1" and "roll" in best[4]
+    banked = next(row for row in rows if "bank 1,000" in row and "│ 1,1,1 " in row)
+    banked_chance = banked.split("│")[-2].strip()
+    text = " ".join(result.out.split())
+    assert "Playing for the most points this turn would set aside 1,1,1, then bank 1,000" in text
+    assert f"a {banked_chance} chance to win, against {best[-2].strip()} above" in text
+    same = cli(
+        "hint", "tenthousand", "--roll", "1,2,2,2,4,5", "--banked", "300",
+        "--opponent", "700", "--turn", "100", *SMALL,
+    )  # fmt: skip
+    assert "makes the same choice" in " ".join(same.out.split())
+
+
 def test_hint_json_is_the_seat_hint(cli: CliRunner) -> None:
     result = cli(
         "hint", "tenthousand", "--roll", "1,2,2,2,4,5", "--banked", "300",

@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dicehall.server.domain import gameservice
-from dicehall.server.domain.games import seating
+from dicehall.server.domain.games import quotas
 from tests.server.conftest import MakeUser
 
 API = "/api/v1"
@@ -148,7 +148,7 @@ def test_joining_is_capped_in_waiting_games(client: TestClient, make_user: MakeU
 def test_joins_per_minute_are_limited(
     client: TestClient, make_user: MakeUser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(seating, "JOINS_PER_MINUTE", 2)
+    monkeypatch.setattr(quotas, "JOINS_PER_MINUTE", 2)
     hosts = [make_user(f"host{i}") for i in range(3)]
     grabber = make_user("grabber")
     two_seat = [

@@ -17,7 +17,7 @@ from sqlalchemy import update
 
 from dicehall.server.core.models import GameRow
 from dicehall.server.domain import history
-from dicehall.server.domain.games import seating
+from dicehall.server.domain.games import quotas
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
 
@@ -27,7 +27,7 @@ API = "/api/v1"
 @pytest.fixture(autouse=True)
 def _many_creates(monkeypatch: pytest.MonkeyPatch) -> None:
     # These tests create dozens of games in a few seconds: lift the per-minute quota.
-    monkeypatch.setattr(seating, "CREATES_PER_MINUTE", 10_000)
+    monkeypatch.setattr(quotas, "CREATES_PER_MINUTE", 10_000)
 
 
 def start_vs_bot(client: TestClient, headers: Headers, game: str = "boss") -> Any:

@@ -20,7 +20,7 @@ from sqlalchemy import Connection, delete, select, update
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games import ending, seating
+from dicehall.server.domain.games import ending, quotas
 from dicehall.server.domain.games.records import fetch_game
 from dicehall.server.domain.ratings import ladder_challenges, ladder_inactivity, ladders
 from dicehall.server.domain.ratings.ladder_moves import CHALLENGES, MOVES, POSITIONS
@@ -95,7 +95,7 @@ class Model:
 @pytest.fixture
 def players(services: Services, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[User]]:
     # Every example's games are created within a minute by the same few players.
-    monkeypatch.setattr(seating, "CREATES_PER_MINUTE", 10_000)
+    monkeypatch.setattr(quotas, "CREATES_PER_MINUTE", 10_000)
     for n in range(PEOPLE):
         add_user(services, f"lp{n}")
     with services.sessions() as db:

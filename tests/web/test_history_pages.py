@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dicehall.server.app import create_app
-from dicehall.server.domain.games import seating
+from dicehall.server.domain.games import quotas
 from dicehall.server.domain.services import Services
 from tests.live import add_user
 from tests.server.conftest import Headers
@@ -23,7 +23,7 @@ API = "/api/v1"
 
 @pytest.fixture
 def web(services: Services, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    monkeypatch.setattr(seating, "CREATES_PER_MINUTE", 10_000)
+    monkeypatch.setattr(quotas, "CREATES_PER_MINUTE", 10_000)
     with TestClient(create_app(services=services), follow_redirects=False) as client:
         yield client
 

@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Collection
 
 import typer
 import typer.main
 from typer.exceptions import TyperException
 
 from dicehall.cli import apps
-from dicehall.cli.commands import register_all
+from dicehall.cli.commands import game_commands_for, register_all
 from dicehall.cli.common import err_console as console_err
 from dicehall.cli.common import fail
 from dicehall.engine.errors import DicehallError
 
 
-def application() -> typer.Typer:
-    """The root command with every command added (built afresh on each call)."""
+def application(game_commands: Collection[str] | None = None) -> typer.Typer:
+    """The root command with every command added (built afresh on each call); with
+    ``game_commands``, only those games' own commands (see :func:`register_all`)."""
     groups = apps.build()
-    register_all(groups)
+    register_all(groups, game_commands)
     return groups.root
 
 
@@ -28,7 +30,9 @@ def run(argv: list[str]) -> int:
     Every usage error (an unknown option, a value that does not parse, a missing argument)
     is one ``error:`` line naming the command's help, with exit 2, like every other error.
     """
-    command = typer.main.get_command(application())
+    # Only the game commands this line can reach are built: the rest would import every
+    # game's rules for nothing.
+    command = typer.main.get_command(application(game_commands_for(argv)))
     try:
         result = command.main(args=argv, prog_name="dicehall", standalone_mode=False)
     except SystemExit as exc:

@@ -16,6 +16,7 @@ from dicehall import games as game_registry
 from dicehall.games.entry import load
 from dicehall.server.api import fairness, games, ws
 from dicehall.server.api.errors import install_error_handlers
+from dicehall.server.core import startup_gc
 from dicehall.server.core.config import Settings
 from dicehall.server.domain.auth_cache import AuthCache
 from dicehall.server.domain.services import Services, build_services
@@ -47,6 +48,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
             await jobs.start()
         hints.bind(asyncio.get_running_loop())
         warming = asyncio.get_running_loop().run_in_executor(None, warm_rules)
+        startup_gc.resume()
         try:
             yield
         finally:

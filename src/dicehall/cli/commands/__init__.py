@@ -8,6 +8,7 @@ Each module parses its arguments, asks the game package, and prints a typed repo
 from __future__ import annotations
 
 import importlib
+from collections.abc import Collection, Sequence
 
 from dicehall import games
 from dicehall.cli.apps import Groups
@@ -16,6 +17,8 @@ from dicehall.cli.commands import fairness, general, ratings, site
 #: The command module of each game that has commands of its own (``score``, ``odds``,
 #: ``hint``, ``solve``); an installed game without one has ``play``, ``sim`` and ``rules``.
 GAME_COMMANDS: dict[str, str] = {name: f"dicehall.cli.commands.{name}" for name in games.NAMES}
+#: The groups that gather one command per game.
+GAME_GROUPS = frozenset({"score", "odds", "hint", "solve"})
 
 
 def prepare(name: str) -> None:
@@ -28,13 +31,31 @@ def prepare(name: str) -> None:
             hook()
 
 
-def register_all(groups: Groups) -> None:
-    """Add every command: the shared ones, the site's, then each installed game's."""
+def register_all(groups: Groups, game_commands: Collection[str] | None = None) -> None:
+    """Add every command: the shared ones, the site's, then each installed game's.
+
+    ``game_commands`` limits the games whose own commands (``score``, ``odds``, ``hint``,
+    ``solve``) are added, so that a command line that needs none of them imports no rules;
+    None adds every installed game's.
+    """
     general.register(groups)
     site.register(groups)
     fairness.register(groups)
     ratings.register(groups)
-    for name in games.available():
+    names = games.available() if game_commands is None else game_commands
+    for name in names:
         module = GAME_COMMANDS.get(name)
         if module is not None:
             importlib.import_module(module).register(groups)
+
+
+def game_commands_for(argv: Sequence[str]) -> Collection[str] | None:
+    """The games whose own commands ``argv`` can reach: none unless it starts with a game
+    group (``score``, ``odds``, ``hint``, ``solve``); then the game it names, or every game
+    (None) for the group's help or an unknown name, which is listed with the known ones."""
+    words = [word for word in argv if not word.startswith("-")]
+    if not words or words[0] not in GAME_GROUPS:
+        return ()
+    if len(words) > 1 and words[1] in GAME_COMMANDS:
+        return (words[1],)
+    return None

@@ -41,9 +41,11 @@ def verify_game(
     ] = None,
     as_json: JsonText = False,
 ) -> None:
-    """Check every die and bag draw of a finished game against the commitments published
-    before it was played, and replay the game to its recorded result. Exit 0: all holds;
-    1: the first thing that does not; 2: the file is not a proof."""
+    """Check a finished game's dice against the commitments and replay it to its result.
+
+    Every die and bag draw is checked against the commitments published before the game was
+    played. Exit 0: all holds; 1: the first thing that does not; 2: the file is not a proof.
+    """
     from dicehall.fairness.proof_parts import MalformedProof  # the verifier: only when asked
     from dicehall.fairness.verify import verify_proof
 
@@ -66,8 +68,11 @@ def verify_log(
     file: Annotated[Path, typer.Argument(help="The public log (GET /api/v1/fairness/log).")],
     as_json: JsonText = False,
 ) -> None:
-    """Check that the site's public log of commitments chains: every record names the hash
-    of the one before. Exit 0: it holds; 1: the first break; 2: not a log."""
+    """Check that the site's public log of commitments chains, record to record.
+
+    Every record must name the hash of the one before. Exit 0: it holds; 1: the first break;
+    2: not a log.
+    """
     from dicehall.fairness.chain import verify_chain
 
     data = _read_json(file, "a public log")

@@ -44,6 +44,9 @@ def serve(
 ) -> None:
     """Run the site: migrations are applied and the dice pool filled at start."""
     require_extra("fastapi", "site", "dicehall serve")
+    from dicehall.server.core import startup_gc
+
+    startup_gc.pause()  # the application's start-up resumes it
     import uvicorn
 
     from dicehall.server.core.config import default_db_url

@@ -36,7 +36,7 @@ from dicehall.games.tenthousand.scoring import set_asides
 
 if TYPE_CHECKING:
     # The solver stack (NumPy, SciPy, Numba) loads when a command needs it, not for --help.
-    from dicehall.games.tenthousand.advice import Hint
+    from dicehall.games.tenthousand.advice import Choice, Hint
     from dicehall.games.tenthousand.cache import Solution
     from dicehall.games.tenthousand.duel import Progress as SolveProgress
 
@@ -273,6 +273,37 @@ def hint(
         solved = cache.solution(cache.SolveKey.of(options))
         result = duel_hint(dice, turn, banked, opponent, options, solved)
     _print_hint(result)
+    if not solo and result.choices:
+        _print_points_choice(result, solo_hint(dice, turn, banked, options))
+
+
+def _print_points_choice(duel: Hint, points: Hint) -> None:
+    """Beside the win-maximising ranking, the choice that maximises the turn's expected
+    points, with its chance to win: where they differ, what playing for points costs."""
+    best = points.choices[0]
+    same = next(
+        c
+        for c in duel.choices
+        if (c.keep, c.then, c.turn_total) == (best.keep, best.then, best.turn_total)
+    )
+    chosen = duel.choices[0]
+    move = f"set aside {faces(best.keep)}, then {_then(best)}"
+    if same == chosen:
+        console.print(
+            f"Playing for the most points this turn ({best.value:.1f} expected) makes the "
+            f"same choice: {move}."
+        )
+        return
+    console.print(
+        f"Playing for the most points this turn would {move} ({best.value:.1f} points "
+        f"expected): a {same.value:.2%} chance to win, against {chosen.value:.2%} above."
+    )
+
+
+def _then(choice: Choice) -> str:
+    if choice.then == "bank":
+        return f"bank {choice.turn_total:,}"
+    return f"roll {dice_to_roll(choice.dice_to_roll % DICE)} at {choice.turn_total:,}"
 
 
 def _print_hint(hint: Hint) -> None:
@@ -292,11 +323,7 @@ def _print_hint(hint: Hint) -> None:
     table.add_column("then")
     table.add_column(measure, justify="right")
     for number, choice in enumerate(hint.choices, 1):
-        then = (
-            f"bank {choice.turn_total:,}"
-            if choice.then == "bank"
-            else f"roll {dice_to_roll(choice.dice_to_roll % DICE)} at {choice.turn_total:,}"
-        )
+        then = _then(choice)
         value = (
             f"{choice.value:.2%}" if hint.measure == "win_probability" else f"{choice.value:.1f}"
         )

@@ -36,7 +36,7 @@ CLASSES = 6
 NEG = -1.0e300
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _gather(
     mask: int,
     upper: int,
@@ -81,7 +81,7 @@ def _gather(
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _joker_hands(
     mask: int,
     upper: int,
@@ -136,7 +136,7 @@ def _joker_hands(
         stop2[h] = best2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _stop_values(
     n_open: int,
     open_boxes: IntArray,
@@ -175,7 +175,7 @@ def _stop_values(
                 stop[h] = v if v > stop[h] else stop[h]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _roll_down(
     hand: FloatArray,
     hand2: FloatArray,
@@ -202,7 +202,7 @@ def _roll_down(
             keep2[k] = s / 6.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _best_keep_level(
     keep: FloatArray,
     keep2: FloatArray,
@@ -229,7 +229,7 @@ def _best_keep_level(
         best2[k] = v2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _best_keep_up(
     keep: FloatArray,
     keep2: FloatArray,

@@ -17,18 +17,30 @@ from collections.abc import Sequence
 import numpy as np
 
 from dicehall.games.boatzee.card import (
+    EXTRA_BOATZEE_BONUS,
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     Card,
     Joker,
     Ruleset,
     allowed,
-    fill,
+    extra_bonus_due,
+    joker_values,
     open_boxes,
     total,
 )
 from dicehall.games.boatzee.dice_tables import FIVE_OF_A_KIND, FloatArray, IntArray
-from dicehall.games.boatzee.scoring import BOATZEE, BOATZEE_POINTS, BOXES, HANDS, SCORES, Box
+from dicehall.games.boatzee.scoring import (
+    BOATZEE,
+    BOATZEE_POINTS,
+    BOX_INDEX,
+    BOXES,
+    HANDS,
+    SCORES,
+    UPPER,
+    Box,
+    joker_score,
+)
 from dicehall.games.boatzee.table_cache import Progress, table
 
 _SCORES: IntArray = np.array(SCORES, dtype=np.int64)
@@ -110,15 +122,31 @@ class TableValuation:
         return result
 
     def _play_fives(self, card: Card, choices: list[tuple[Box, int]], values: FloatArray) -> None:
-        # Jokers and the 100 bonus: the rules decide these six hands' boxes and points.
+        # Jokers and the 100 bonus: the rules decide these six hands' boxes and points. Each
+        # allowed box changes one column's state; the others keep what they expect.
         where = {choice: c for c, choice in enumerate(choices)}
-        before = total(card)
+        states = [column_state(card, k, self.ruleset) for k in range(1, card.columns + 1)]
+        futures = [float(t[state]) for t, state in zip(self.tables, states, strict=True)]
+        everything = sum(futures)
         for h in FIVE_OF_A_KIND:
             dice = HANDS[h]
             values[h, :] = -np.inf
+            extra = EXTRA_BOATZEE_BONUS if extra_bonus_due(card, dice, self.ruleset) else 0
+            scores = _SCORES[h]
+            as_joker = joker_values(card, dice, self.ruleset)  # what points() would decide
             for box, k in allowed(card, dice, self.ruleset, self.joker):
-                after = fill(card, dice, self.ruleset, box, k, self.joker)
-                values[h, where[(box, k)]] = total(after) - before + self.future(after)
+                fifty, mask, upper = states[k - 1]
+                b = BOX_INDEX[box]
+                value = joker_score(b, dice) if as_joker else int(scores[b])
+                gained = k * value + extra
+                if b < len(UPPER):
+                    if upper < UPPER_BONUS_THRESHOLD <= upper + value:
+                        gained += UPPER_BONUS
+                    upper = min(UPPER_BONUS_THRESHOLD, upper + value)
+                elif b == BOATZEE:
+                    fifty = int(self.ruleset == "yahtzee" and value == BOATZEE_POINTS)
+                ahead = float(self.tables[k - 1][fifty, mask | 1 << b, upper])
+                values[h, where[(box, k)]] = gained + ahead + everything - futures[k - 1]
 
 
 def for_game(

@@ -38,6 +38,7 @@ ENTRY = GameEntry(
     blurb="Push your luck with six dice: bank your points or roll on and risk them.",
     hint="dicehall.games.tenthousand.seat_hint:seat_hint",
     narration="dicehall.games.tenthousand.narration:narrate",
+    fast_play="dicehall.games.tenthousand.fastsim:fast_play",
     bot_notes={
         "heuristic": "Rules of thumb: keeps the most points, banks at 300 with few dice left.",
         "max_expected": "Banks by exact turn tables to score the most points a turn.",

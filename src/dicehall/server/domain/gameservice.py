@@ -45,6 +45,16 @@ from dicehall.server.domain.games.play import (
     unlisten_bot_due,
     withhold_unshown_dice,
 )
+from dicehall.server.domain.games.quotas import (
+    ACTIVE_GAMES_PER_USER,
+    CREATES_PER_MINUTE,
+    JOINS_PER_MINUTE,
+    OPEN_GAMES_PER_USER,
+    PENDING_INVITES_TO_ONE_USER,
+    GameLimits,
+    check_create_quota,
+    check_join_quota,
+)
 from dicehall.server.domain.games.reading import (
     OPEN_PAGE,
     OPEN_PAGE_MAX,
@@ -90,19 +100,11 @@ from dicehall.server.domain.games.records import (
 )
 from dicehall.server.domain.games.rematch import rematch, rematch_specs
 from dicehall.server.domain.games.seating import (
-    ACTIVE_GAMES_PER_USER,
-    CREATES_PER_MINUTE,
-    JOINS_PER_MINUTE,
-    OPEN_GAMES_PER_USER,
-    PENDING_INVITES_TO_ONE_USER,
     Answer,
-    GameLimits,
     answer_game,
     answer_invitation,
     call_off,
     cancel_game,
-    check_create_quota,
-    check_join_quota,
     create_game,
     join_game,
     parse_seat_specs,

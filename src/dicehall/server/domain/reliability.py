@@ -11,8 +11,8 @@ from sqlalchemy import Connection, Table, func, select
 from dicehall.server.core.config import Settings
 from dicehall.server.core.models import SeatTimeout, TurnTime
 from dicehall.server.domain.games.ending import time_left
+from dicehall.server.domain.games.quotas import GameLimits
 from dicehall.server.domain.games.records import GAMES, SEATS
-from dicehall.server.domain.games.seating import GameLimits
 
 TIMEOUTS = cast(Table, SeatTimeout.__table__)
 TURN_TIMES = cast(Table, TurnTime.__table__)

@@ -35,9 +35,9 @@ from dicehall.server.domain.automatch.records import TICKETS, mark_all_matched
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.matched import Player, label_of, start_matched_game
 from dicehall.server.domain.games.pace import Pace
+from dicehall.server.domain.games.quotas import GameLimits
 from dicehall.server.domain.games.records import SEATS, GameRecord, SeatInfo, entry_of
 from dicehall.server.domain.games.seat_draw import claim, draw_seats
-from dicehall.server.domain.games.seating import GameLimits
 from dicehall.server.domain.jobs import Job
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.pool import DicePool

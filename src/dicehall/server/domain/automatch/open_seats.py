@@ -20,7 +20,7 @@ from sqlalchemy import Connection, select
 from dicehall.server.core.models import User
 from dicehall.server.domain.automatch.records import mark_matched
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games import seating
+from dicehall.server.domain.games import quotas, seating
 from dicehall.server.domain.games.records import (
     GAMES,
     SEATS,
@@ -116,7 +116,7 @@ def fill(
     tickets: Sequence[Any],
     names: Mapping[int, str],
     at: datetime,
-    limits: seating.GameLimits | None = None,
+    limits: quotas.GameLimits | None = None,
     game_ids: Sequence[int] | None = None,
 ) -> list[Seated]:
     """Seat waiting ``tickets`` (rows, locked or the caller's own) in the open games that

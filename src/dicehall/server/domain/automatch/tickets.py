@@ -25,7 +25,7 @@ from dicehall.server.core.txn import after_commit
 from dicehall.server.domain.automatch import estimate, locks, open_seats
 from dicehall.server.domain.automatch.records import TICKETS
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games import seating
+from dicehall.server.domain.games import quotas
 from dicehall.server.domain.games.pace import BadPace, Pace, parse_pace
 from dicehall.server.domain.games.records import GameRecord, SeatInfo, entry_of
 from dicehall.server.domain.jobs import announce
@@ -146,7 +146,7 @@ def file(
     user: User,
     wish: Wish,
     at: datetime,
-    limits: seating.GameLimits | None = None,
+    limits: quotas.GameLimits | None = None,
 ) -> Filed:
     """File ``user``'s ticket for ``wish`` (see :func:`check`). Refused: 409
     ``already_waiting`` (a waiting ticket for this game), 429 ``too_many_tickets`` or the
@@ -170,7 +170,7 @@ def file(
             "too_many_tickets",
             f"you are waiting for {MOST_WAITING} games already; cancel one first",
         )
-    seating.check_active_quota(conn, user.id, limits or seating.GameLimits())
+    quotas.check_active_quota(conn, user.id, limits or quotas.GameLimits())
     ticket_id = conn.execute(
         insert(TICKETS)
         .values(

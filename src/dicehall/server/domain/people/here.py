@@ -195,9 +195,11 @@ async def kept_present(
 
     async def beat() -> None:
         while True:
-            await anyio.to_thread.run_sync(note_pk, services, user_pk, activity)
             await asyncio.sleep(services.presence.windows.heartbeat)
+            await anyio.to_thread.run_sync(note_pk, services, user_pk, activity)
 
+    # Noted before the socket says hello, so whoever looks next already sees them.
+    await anyio.to_thread.run_sync(note_pk, services, user_pk, activity)
     task = asyncio.create_task(beat())
     try:
         yield

@@ -24,6 +24,7 @@ from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import Invite, User
 from dicehall.server.domain import notifications
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games.quotas import GameLimits
 from dicehall.server.domain.games.records import (
     GAMES,
     SEATS,
@@ -33,7 +34,7 @@ from dicehall.server.domain.games.records import (
     fetch_game,
     seats_of,
 )
-from dicehall.server.domain.games.seating import GameLimits, join_game
+from dicehall.server.domain.games.seating import join_game
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.pool import DicePool
 

@@ -20,7 +20,7 @@ from dicehall.server.core.txn import publish_after_commit
 from dicehall.server.domain import notifications
 from dicehall.server.domain.account_checks import USER_ID_MAX, user_key
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games import seating
+from dicehall.server.domain.games import quotas, seating
 from dicehall.server.domain.games.records import SEATS, USERS, GameRecord, SeatInfo
 from dicehall.server.domain.games.seat_draw import claim, draw_seats
 from dicehall.server.domain.people import relations
@@ -59,7 +59,7 @@ def challenge(
     kind: str,
     opponent_id: str,
     at: datetime,
-    limits: seating.GameLimits | None = None,
+    limits: quotas.GameLimits | None = None,
 ) -> Challenged:
     """``challenger`` challenges ``opponent_id`` on ladder ``kind``; the game starts at
     once. Refused: no such ladder (404), no such user or myself (422), either of us not on
@@ -147,7 +147,7 @@ def _start(
     challenger: User,
     kind: str,
     opponent_id: str,
-    limits: seating.GameLimits | None,
+    limits: quotas.GameLimits | None,
 ) -> tuple[GameRecord, list[SeatInfo]]:
     # The game, rated and marked as a ladder game, with the opponent's seat accepted for
     # them: it starts here, as an accepted invitation would start it.

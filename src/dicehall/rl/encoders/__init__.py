@@ -1,0 +1,1 @@
+"""One module per game: ``encoding(seats, options) -> Encoding`` (see :mod:`..encoding`)."""
