@@ -9,6 +9,7 @@ import pytest
 from dicehall import games
 from dicehall.cli.common import SeatSpec, parse_bot_list, parse_seats
 from dicehall.engine.errors import InvalidInput
+from dicehall.games import strengths
 from tests.conftest import CliRunner
 
 
@@ -119,6 +120,25 @@ def test_version_and_the_games_as_json(cli: CliRunner) -> None:
     boss = next(g for g in data if g["game"] == "boss")
     assert boss["min_seats"] == boss["max_seats"] == 2 and "equilibrium" in boss["slow_bots"]
     assert boss["options"]["horses"] == 2 and boss["hints"] is True
+    ladder = strengths.ladders()["boss"]
+    assert boss["bot_strengths"]["boss"] == {s.bot: s.to_json() for s in ladder.bots}
+    boatzee = next(g for g in data if g["game"] == "boatzee")
+    assert list(boatzee["bot_strengths"]) == ["boatzee", "boatzee-double", "boatzee-triple"]
+
+
+def test_games_lists_each_bots_strength_strongest_first(cli: CliRunner) -> None:
+    listed = cli("games")
+    assert listed.code == 0
+    lines = listed.out.splitlines()
+    for ladder in strengths.ladders().values():
+        shown = [line.split()[0] for line in lines if line.startswith("    ")]
+        names = [s.bot for s in ladder.bots]
+        # Each ladder's bots appear in their order, each with its rating and interval.
+        assert any(shown[i : i + len(names)] == names for i in range(len(shown))), names
+        first = ladder.bots[0]
+        assert f"{first.rating} ({first.rating_low}-{first.rating_high})" in listed.out
+    assert "bot ladder with 2 columns, 2 seats, strongest first" in listed.out
+    assert "python bench/bot_ladder.py" in listed.out
 
 
 def test_help_and_light_commands_load_no_solver_stack() -> None:

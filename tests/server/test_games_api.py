@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dicehall.fairness.chain import verify_chain
+from dicehall.games import strengths
 from dicehall.server.domain.services import Services
 from tests.conftest import CliRunner
 from tests.server.conftest import Headers, MakeUser
@@ -352,6 +353,17 @@ def test_game_kinds_list_bots_weakest_first_with_a_line_each(client: TestClient)
     for kind in kinds.values():
         assert set(kind["bot_notes"]) == set(kind["bots"])
         assert all(kind["bot_notes"].values())
+
+
+def test_game_kinds_carry_each_bots_ladder_figures(client: TestClient) -> None:
+    kinds = {kind["game"]: kind for kind in client.get(f"{API}/games/kinds").json()}
+    for game, kind in kinds.items():
+        ladders = strengths.ladders_of(game)
+        assert list(kind["bot_strengths"]) == [ladder.kind for ladder in ladders]
+        for ladder in ladders:
+            shown = kind["bot_strengths"][ladder.kind]
+            assert shown == {s.bot: s.to_json() for s in ladder.bots}
+            assert set(shown) <= set(kind["bots"])
 
 
 def test_a_game_is_titled_as_its_options_make_it(client: TestClient, make_user: MakeUser) -> None:

@@ -22,6 +22,7 @@ from dicehall.cli.datadir import usable_data_dir
 from dicehall.engine import codec
 from dicehall.engine.dice import DiceSource, Seeded, System
 from dicehall.engine.options import parse_pairs
+from dicehall.games import strengths
 
 GameName = Annotated[str, typer.Argument(help="Which game: " + ", ".join(games.NAMES))]
 
@@ -151,6 +152,22 @@ def list_games(
     for name in games.available():
         entry = games.get(name)
         console.print(f"[bold]{name}[/]  {entry.game.title}  bots: {', '.join(sorted(entry.bots))}")
+        for ladder in strengths.ladders_of(name):
+            console.print(f"  [dim]{_ladder_title(ladder)}:[/]", highlight=False)
+            for found in ladder.bots:
+                console.print(f"    {found.bot:<13} {found.short()}", highlight=False)
+    if strengths.ladders():
+        console.print(
+            "[dim]Ratings as the site rates players (95% intervals), from games between the "
+            "bots: python bench/bot_ladder.py[/]",
+            highlight=False,
+        )
+
+
+def _ladder_title(ladder: strengths.KindLadder) -> str:
+    columns = ladder.options.get("columns")
+    form = f" with {columns} column{'s' * (columns != 1)}" if columns else ""
+    return f"bot ladder{form}, {ladder.seats} seats, strongest first ({ladder.measured})"
 
 
 def _game_json(entry: games.GameEntry) -> dict[str, object]:
@@ -166,6 +183,10 @@ def _game_json(entry: games.GameEntry) -> dict[str, object]:
         "slow_bots": sorted(entry.slow_bots),
         "options": codec.encode(game.options({})),
         "hints": entry.hint is not None,
+        "bot_strengths": {
+            ladder.kind: {found.bot: found.to_json() for found in ladder.bots}
+            for ladder in strengths.ladders_of(entry.name)
+        },
     }
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from dicehall import games
 from dicehall.engine import codec
+from dicehall.games import strengths
 from dicehall.server.api.deps import CurrentUser, OptionalUser, ServicesDep
 from dicehall.server.api.errors import ApiError
 from dicehall.server.api.params import GameId
@@ -105,6 +106,10 @@ async def list_kinds() -> list[dict[str, Any]]:
                 "options": codec.encode(game.options({})),
                 "bots": [bot for bot, _ in entry.ranked_bots()],
                 "bot_notes": dict(entry.ranked_bots()),
+                "bot_strengths": {
+                    ladder.kind: {found.bot: found.to_json() for found in ladder.bots}
+                    for ladder in strengths.ladders_of(name)
+                },
             }
         )
     return out

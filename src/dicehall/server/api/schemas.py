@@ -379,6 +379,21 @@ class WaitingOnMe(_Answer):
     invitations: int = Field(description="Invitations I have not answered.")
 
 
+class BotStrength(_Answer):
+    """A bot's place on one rating kind's bot ladder (games between the bots)."""
+
+    kind: str = Field(description="The rating kind, e.g. `boatzee-double`.")
+    place: int = Field(description="1 for the strongest bot of the kind.")
+    rating: int = Field(description="Rated as the site rates players (1500 to start).")
+    rating_low: int = Field(description="The rating's 95% interval, low end.")
+    rating_high: int
+    games: int = Field(description="Ladder games it played.")
+    win_share: float = Field(description="Share of the wins it took (winners split one).")
+    win_share_low: float
+    win_share_high: float
+    even_share: float = Field(description="Its share if every bot were as strong.")
+
+
 class GameKind(_Answer):
     """A game the site offers."""
 
@@ -391,6 +406,10 @@ class GameKind(_Answer):
         description="The bots that can take a seat (`bot:NAME`), weakest first."
     )
     bot_notes: dict[str, str] = Field(description="One line about each bot, by name.")
+    bot_strengths: dict[str, dict[str, BotStrength]] = Field(
+        description="The bot ladder's figures (`bench/bot_ladder.py`) by rating kind, then "
+        "by bot; empty where the game's bots were not measured."
+    )
 
 
 class GameLog(_Answer):

@@ -14,6 +14,7 @@ from fastapi import APIRouter
 from dicehall.server.web import (
     account_pages,
     automatch_pages,
+    bot_pages,
     game_pages,
     history_pages,
     info_pages,
@@ -37,6 +38,7 @@ from dicehall.server.web import (
 router = APIRouter(include_in_schema=False)
 for pages in (
     info_pages,
+    bot_pages,
     profile_pages,
     account_pages,
     game_pages,
