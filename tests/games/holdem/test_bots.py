@@ -52,8 +52,8 @@ def test_a_fair_hand_calls_when_the_pot_pays_for_it() -> None:
     assert decide(hand) == Call()
 
 
-def test_the_registry_offers_random_and_equity() -> None:
+def test_the_registry_offers_random_equity_and_cfr() -> None:
     entry = games.get("holdem")
-    assert sorted(entry.bots) == ["equity", "random"]
+    assert sorted(entry.bots) == ["cfr", "equity", "random"]
     assert isinstance(entry.bot("equity", random.Random(0)), EquityBot)
     assert "Yahtzee flush" in entry.rules

@@ -6,10 +6,15 @@ from dicehall.engine.bots import SlowBot
 from dicehall.games.entry import GameEntry, LazyBots
 from dicehall.games.holdem.rules import GAME, Holdem
 
-BOTS = LazyBots("dicehall.games.holdem.bots", {"equity": "EquityBot"})
+BOTS = LazyBots("dicehall.games.holdem.bots", {"equity": "EquityBot", "cfr": "CfrBot"})
 
-#: ``equity`` simulates up to a thousand deals a decision (up to about 2 s).
-SLOW_BOTS: dict[str, SlowBot] = {"equity": SlowBot(fallback="random", cold_seconds=5)}
+#: ``equity`` simulates up to a thousand deals a decision (up to about 2 s); ``cfr`` reads a
+#: shipped table but works out its hand strength with the same kernels (and plays as
+#: ``equity`` with more than two seats left).
+SLOW_BOTS: dict[str, SlowBot] = {
+    "equity": SlowBot(fallback="random", cold_seconds=5),
+    "cfr": SlowBot(fallback="random", cold_seconds=5),
+}
 
 ENTRY = GameEntry(
     "holdem",
@@ -24,6 +29,8 @@ ENTRY = GameEntry(
     warm="dicehall.games.holdem.fastrank:warm",
     bot_notes={
         "equity": "Bets by its simulated share of the pot against the hands still in.",
+        "cfr": "Heads-up, mixes its bets, calls and folds by a strategy trained by regret "
+        "minimisation; with more players, plays as equity.",
     },
 )
 

@@ -76,3 +76,12 @@ class EquityBot:
         if share >= price:
             return AllIn() if AllIn() in legal else Call()
         return Fold()
+
+
+def __getattr__(name: str) -> object:
+    # ``cfr`` reads its table when first asked for, not when ``equity`` is.
+    if name == "CfrBot":
+        from dicehall.games.holdem.cfr_bot import CfrBot
+
+        return CfrBot
+    raise AttributeError(name)
