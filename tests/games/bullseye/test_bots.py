@@ -16,7 +16,7 @@ def _choose(table: BullseyeTable, bot: OptimalBot | HeuristicBot, seat: int) -> 
 
 
 def test_registry_names() -> None:
-    assert set(BOTS) == {"optimal", "heuristic"}
+    assert set(BOTS) == {"optimal", "heuristic", "potmax"}
 
 
 def test_lead_throws_on_then_stops_without_betting() -> None:

@@ -17,11 +17,16 @@ from dicehall.games.bullseye.rules import GAME, BullsEye
 from dicehall.games.entry import GameEntry, LazyBots
 
 BOTS = LazyBots(
-    "dicehall.games.bullseye.bots", {"optimal": "OptimalBot", "heuristic": "HeuristicBot"}
+    "dicehall.games.bullseye.bots",
+    {"optimal": "OptimalBot", "heuristic": "HeuristicBot", "potmax": "PotMaxBot"},
 )
 
-#: ``optimal`` works out exact score distributions, up to about 0.2 s a decision.
-SLOW_BOTS: dict[str, SlowBot] = {"optimal": SlowBot(fallback="heuristic", cold_seconds=1)}
+#: ``optimal`` and ``potmax`` work out exact score distributions, up to about 0.2 s a
+#: decision.
+SLOW_BOTS: dict[str, SlowBot] = {
+    "optimal": SlowBot(fallback="heuristic", cold_seconds=1),
+    "potmax": SlowBot(fallback="heuristic", cold_seconds=1),
+}
 
 ENTRY = GameEntry(
     "bullseye",
@@ -33,6 +38,7 @@ ENTRY = GameEntry(
     narration="dicehall.games.bullseye.narration:narrate",
     bot_notes={
         "heuristic": "Throws on while more than 3 short; bets the most on an exact hit.",
+        "potmax": "Exact throws for the largest share of the pot; bets only on a sure pot.",
         "optimal": "Exact throws for the most expected points; bets on its chances.",
     },
 )

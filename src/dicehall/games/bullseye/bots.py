@@ -1,4 +1,5 @@
-"""Bull's Eye bots: a plain heuristic, and optimal play with bets when the pot looks won."""
+"""Bull's Eye bots: a plain heuristic, optimal play with bets when the pot looks won, and play
+for the largest share of the round's pot."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from fractions import Fraction
 from functools import cache
 
 from dicehall.games.bullseye.model import BullseyeAction, BullseyeView, RoundView, Stop, ThrowOn
+from dicehall.games.bullseye.potmax import field_of, pot_hint
 from dicehall.games.bullseye.scoring import round_score
 from dicehall.games.bullseye.stopping import Choice, best_choice, score_distribution
 
@@ -81,6 +83,35 @@ class OptimalBot:
         if top_score_chance(view, choice) >= self._confidence:
             bet = max(a.bet for a in legal)
         return _pick(legal, choice, bet)
+
+
+class PotMaxBot:
+    """Stops or throws on for the largest expected share of this round's pot; bets only on a
+    sure pot.
+
+    The shares are exact (:mod:`~dicehall.games.bullseye.potmax`), assuming the seats still
+    to throw play ``optimal``'s stopping. A bet of ``b`` chips goes into the pot, of which the
+    seat takes back its share: it costs ``(1 - share) * b`` in expectation, so no bet gains
+    and the bot bets the most it may only where a bet costs nothing, a share of exactly 1.
+    That happens only to the last seat to throw (a later seat scores 50 with some chance
+    whatever the Bull's Eye) whose play from here cannot end at 0 or at or below a posted
+    score.
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def choose(self, view: BullseyeView, legal: Sequence[BullseyeAction]) -> BullseyeAction:
+        seat, rnd = _seat_round(view)
+        if seat != rnd.thrower:
+            raise ValueError("a bot is asked to move only at its own turn")
+        if seat == rnd.lead:
+            return _lead_move(legal)
+        total = rnd.totals[seat]
+        assert total is not None
+        got = pot_hint(rnd.target, total, len(rnd.counted[seat]), field_of(rnd, seat))
+        bet = max(a.bet for a in legal) if got.share == 1 else 0
+        return _pick(legal, got.best, bet)
 
 
 class HeuristicBot:
