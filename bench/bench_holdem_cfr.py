@@ -6,7 +6,7 @@ does not shift the turn and river of the other). Every hand starts from fresh st
 500 with seat 0 dealing. Reported: the cfr bot's chips per hand with a 95% interval over
 the pairs, hands played, CPU seconds, and the table's exploitability within its
 abstraction. One process, one core. Run:
-``.venv/bin/python bench/bench_holdem_cfr.py [--pairs 1500] [--table PATH]``.
+``.venv/bin/python bench/bench_holdem_cfr.py [--pairs 40000] [--table PATH]``.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def measure(pairs: int, seed: int, table_path: Path) -> dict[str, Any]:
 def main() -> None:
     """Measure and print the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--pairs", type=int, default=1500, help="duplicate pairs of hands")
+    parser.add_argument("--pairs", type=int, default=40_000, help="duplicate pairs of hands")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--table", type=Path, default=PATH)
     args = parser.parse_args()

@@ -125,3 +125,11 @@ def test_exploitability_falls_as_training_goes_on() -> None:
         trainer.run(iterations)
         found.append(exploitability(tree, held, pool.result, trainer.average(), 3))
     assert found[1] < found[0] / 2
+
+
+def test_thresholding_drops_rare_moves_and_keeps_the_likeliest() -> None:
+    from dicehall.games.holdem.cfr_table import thresholded
+
+    strategy = np.array([[0.1, 0.5, 0.4], [0.15, 0.15, 0.7], [0.34, 0.33, 0.33]])
+    played = thresholded(strategy, 0.35)
+    assert np.allclose(played, np.array([[0, 5 / 9, 4 / 9], [0, 0, 1], [1, 0, 0]]))

@@ -3,7 +3,8 @@
 Heads-up, the bot reads its decision key from its view (street, pot at the round's start,
 bets this round, whether the first to act checked), buckets its hand strength with the
 table's edges, and draws fold, check-or-call or bet-or-raise from the stored average
-strategy; a bet or raise is the street's limit. With more than two seats left, or a spot
+strategy with its rare moves dropped (:func:`~.cfr_table.thresholded`); a bet or raise is
+the street's limit. With more than two seats left, or a spot
 the tree has no key for, it plays as the ``equity`` bot.
 """
 
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from dicehall.games.holdem.bots import EquityBot
-from dicehall.games.holdem.cfr_table import CfrTable, shipped
+from dicehall.games.holdem.cfr_table import THRESHOLD, CfrTable, shipped, thresholded
 from dicehall.games.holdem.dice import kind
 from dicehall.games.holdem.model import (
     MAX_RAISES,
@@ -41,6 +42,7 @@ class CfrBot:
     def __init__(self, rng: random.Random, table: CfrTable | None = None) -> None:
         self._rng = rng
         self._table = shipped() if table is None else table
+        self._played = thresholded(self._table.strategy, THRESHOLD)
         self._fallback = EquityBot(rng)
         self._known: tuple[object, int] | None = None
         index: dict[tuple[int, int, bool], list[tuple[int, int]]] = {}
@@ -91,7 +93,7 @@ class CfrBot:
         key = self.key(view)
         if key is None:
             return None
-        row = self._table.strategy[key * self._table.buckets + self.bucket(view)]
+        row = self._played[key * self._table.buckets + self.bucket(view)]
         fold, passive, aggressive = (float(p) for p in row)
         if view.to_call == 0:
             passive += fold
