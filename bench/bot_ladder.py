@@ -42,9 +42,9 @@ from dicehall.server.domain.ratings import model
 #: Seats at every ladder table, by kind (Bull's Eye needs 3 without its house rule).
 TABLE_SEATS = {"bullseye": 3}
 #: Games per lineup by default, by kind: fewer where a bot thinks for seconds a move.
-DEFAULT_GAMES = {"holdem": 24, "bullseye": 120, "boss": 300}
+DEFAULT_GAMES = {"holdem": 30, "bullseye": 400, "boss": 1000}
 #: Games per lineup for every other kind.
-GAMES = 80
+GAMES = 300
 #: z for a two-sided 95% interval.
 Z95 = 1.959964
 
