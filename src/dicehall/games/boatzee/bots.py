@@ -105,7 +105,12 @@ class TableBot(PlanningBot):
     def valuation_for(self, options: BoatzeeOptions) -> ChoiceValuer:
         key = (options.columns, options.ruleset, options.joker)
         if key not in self._tables:
-            self._tables[key] = for_game(options.columns, options.ruleset, joker=options.joker)
+            if options.columns > 1 and options.ruleset == "boatzee":
+                from dicehall.games.boatzee.flexible import for_columns
+
+                self._tables[key] = for_columns(options.columns)
+            else:
+                self._tables[key] = for_game(options.columns, options.ruleset, joker=options.joker)
         return self._tables[key]
 
 
@@ -125,6 +130,8 @@ def optimal(rng: random.Random) -> Bot:
 
 
 def strong(rng: random.Random) -> Bot:
-    """The solved single-column tables, one per column: optimal with one column, and the
-    per-column decomposition with a turn planned exactly over it in Double and Triple."""
+    """Optimal with one column. In Double and Triple each turn is planned exactly over the
+    columns' values: the relaxed tables of columns that may wait for their rolls
+    (:mod:`flexible`) in the boatzee ruleset, the solitaire tables one per column in the
+    yahtzee ruleset."""
     return TableBot()

@@ -179,7 +179,7 @@ def layers(ruleset: Ruleset, filled: int = 0) -> list[Layer]:
     return out
 
 
-def _run(
+def run_states(
     states: IntArray,
     values: FloatArray,
     moments: FloatArray,
@@ -187,7 +187,12 @@ def _run(
     multiplier: int,
     with_moments: bool,
     joker: Joker = "forced",
+    *,
+    out: FloatArray | None = None,
+    may_pass: bool = False,
+    fill_cost: float = 0.0,
 ) -> None:
+    """Solve ``states`` through the kernel (see :func:`solver_kernels.solve_states`)."""
     rules = _rules(ruleset, multiplier)
     keep = lattice()
     solve_states(
@@ -207,6 +212,9 @@ def _run(
         joker == "free",
         multiplier,
         with_moments,
+        values if out is None else out,
+        may_pass,
+        fill_cost,
     )
 
 
@@ -215,7 +223,7 @@ def compile_kernels() -> float:
     start = time.perf_counter()
     empty = np.zeros((0, 3), dtype=np.int64)
     table = np.zeros((1, 1, 1))
-    _run(empty, table, table, "boatzee", 1, True)
+    run_states(empty, table, table, "boatzee", 1, True)
     return time.perf_counter() - start
 
 
@@ -254,7 +262,7 @@ def solve(
         states = layer.states
         for start in range(0, len(states), _BATCH):
             batch = states[start : start + _BATCH]
-            _run(batch, values, moments, ruleset, multiplier, with_moments, joker)
+            run_states(batch, values, moments, ruleset, multiplier, with_moments, joker)
             done += len(batch)
             if progress is not None:
                 progress(done, total)

@@ -272,8 +272,11 @@ def solve_states(
     free_joker: bool,
     multiplier: int,
     with_moments: bool,
+    out: FloatArray,
+    may_pass: bool,
+    fill_cost: float,
 ) -> None:
-    """Fill ``values`` (and ``moments``) for ``states`` (rows of mask, upper, fifty).
+    """Fill ``out`` (and ``moments``) for ``states`` (rows of mask, upper, fifty).
 
     ``points[b, h]`` and ``classes[b, h]`` are what hand h scores in box b (times the
     multiplier) and its outcome class (always 0 in box b unless ``varied[b]``); ``chance[h]``
@@ -281,6 +284,11 @@ def solve_states(
     unmultiplied points of hand h in box b as a joker and without one; ``free_joker`` picks
     the yahtzee ruleset's free joker rule over the forced one. Every state reached from
     these by filling one box must be solved already.
+
+    ``out`` is ``values`` for the game itself. The relaxed games of :mod:`relaxed` read the
+    next turn's layer from ``values`` and write this turn's to ``out``: a turn may end
+    without filling a box (``may_pass``: the state's own value in ``values``), and filling
+    one costs ``fill_cost``.
     """
     n = states.shape[0]
     chunk = 32
@@ -341,6 +349,10 @@ def solve_states(
                     hand,
                     hand2,
                 )
+            if may_pass or fill_cost != 0.0:
+                stay = values[fifty, mask, upper] if may_pass else NEG
+                for h in range(HANDS):
+                    hand[h] = max(hand[h] - fill_cost, stay)
             for _ in range(2):
                 _roll_down(hand, hand2, keep, keep2, grow, with_moments)
                 _best_keep_up(keep, keep2, best, best2, shrink, hand, hand2, with_moments)
@@ -350,5 +362,5 @@ def solve_states(
                 first += chance[h] * hand[h]
                 if with_moments:
                     first2 += chance[h] * hand2[h]
-            values[fifty, mask, upper] = first
+            out[fifty, mask, upper] = first
             moments[fifty, mask, upper] = first2

@@ -96,7 +96,8 @@ def load(ruleset: Ruleset, multiplier: int = 1, joker: Joker = "forced") -> Tabl
         return None
 
 
-def _write_atomically(path: Path, write: Callable[[Any], None], mode: str) -> None:
+def write_atomically(path: Path, write: Callable[[Any], None], mode: str) -> None:
+    """Write ``path`` through a temporary file, so a reader never sees half of it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
@@ -111,7 +112,7 @@ def _write_atomically(path: Path, write: Callable[[Any], None], mode: str) -> No
 def store(table: Table) -> None:
     """Write a table to the cache (each file replaced atomically, values first)."""
     npy, meta_path = _paths(table.ruleset, table.multiplier, table.joker)
-    _write_atomically(npy, lambda f: np.save(f, np.asarray(table.values)), "wb")
+    write_atomically(npy, lambda f: np.save(f, np.asarray(table.values)), "wb")
     meta = {
         "version": version_key(table.ruleset, table.multiplier, table.joker),
         "ruleset": table.ruleset,
@@ -121,7 +122,7 @@ def store(table: Table) -> None:
         "std": None if math.isnan(table.std) else table.std,
         "seconds": table.seconds,
     }
-    _write_atomically(meta_path, lambda f: f.write(json.dumps(meta, indent=2)), "w")
+    write_atomically(meta_path, lambda f: f.write(json.dumps(meta, indent=2)), "w")
 
 
 def solve_and_store(
