@@ -28,7 +28,7 @@ from dicehall import games
 from dicehall.engine import Bot, Seeded, play_out
 from dicehall.games.boatzee import GAME, BoatzeeOptions
 from dicehall.games.boatzee.bots import PlanningBot
-from dicehall.games.boatzee.flex_tables import flex_table
+from dicehall.games.boatzee.flex_tables import SPARE, flex_table
 from dicehall.games.boatzee.flexible import SPARE_SHARE, FlexValuation
 from dicehall.games.boatzee.valuation import for_game
 
@@ -75,8 +75,11 @@ def compare(columns: int, games_each: int, seed: int, shares: Sequence[float]) -
     }
     if shares:
         bands = [flex_table(k).bands for k in range(1, columns + 1)]
-        swept = {}
+        swept: dict[str, dict[str, Any]] = {}
         for share in shares:
+            if share * 13 * (columns - 1) > SPARE:
+                swept[str(share)] = {"skipped": f"needs more than the tables' {SPARE} spare turns"}
+                continue
             found, _ = scores(_planner(FlexValuation(bands, share)), columns, seeds)
             swept[str(share)] = summary(found - base)
         report["gain_by_share"] = swept

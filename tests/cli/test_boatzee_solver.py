@@ -78,6 +78,18 @@ def test_solve_yahtzee_as_text(cli: CliRunner, empty_data: Path) -> None:
     assert (empty_data / "boatzee" / "yahtzee-x1.json").exists()
 
 
+def test_solve_gets_the_tables_of_double_and_triple_ready(cli: CliRunner, solved: Path) -> None:
+    result = cli("solve", "boatzee", "--columns", "3", "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["column_tables"] == ["flex-x1", "flex-x2", "flex-x3"]
+    assert abs(data["expected"] - 245.870775) < 1e-6
+    assert all((solved / "boatzee" / f"flex-x{k}.json").exists() for k in (1, 2, 3))
+    assert "column_tables" not in json.loads(cli("solve", "boatzee", "--json").out)
+    refused = cli("solve", "boatzee", "--columns", "4")
+    assert refused.code == 2 and "--columns" in refused.err
+
+
 def test_solve_refuses_an_unknown_ruleset(cli: CliRunner, empty_data: Path) -> None:
     result = cli("solve", "boatzee", "--ruleset", "poker")
     assert result.code == 2

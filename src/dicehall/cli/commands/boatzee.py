@@ -154,14 +154,48 @@ class SolveReport(Report):
     joker: Joker | None = field(default=None, metadata=OMIT_NONE)
     #: What the command took, as the user waited: loading and compiling the solver too.
     wall_seconds: float = 0.0
+    #: With ``--columns 2`` or ``3``: the tables ``strong`` plays that form by, now ready.
+    column_tables: list[str] | None = field(default=None, metadata=OMIT_NONE)
+
+
+def _column_tables(rules: Ruleset, joker: Joker, columns: int) -> list[str]:
+    """Get the tables ``strong`` plays ``columns`` columns by ready (solved if missing)."""
+    names = []
+    if rules == "boatzee":
+        from dicehall.games.boatzee.flex_tables import flex_table
+
+        for k in range(1, columns + 1):
+            with progress_bar(f"Column x{k} with turns to spare: turns") as advance:
+                flex_table(k, advance)
+            names.append(f"flex-x{k}")
+        return names
+    from dicehall.games.boatzee.table_cache import table
+
+    for k in range(2, columns + 1):
+        with progress_bar(f"The x{k} column's table: states") as advance:
+            table(rules, k, advance, joker=joker)
+        names.append(f"{rules}{'' if joker == 'forced' else '-' + joker}-x{k}")
+    return names
 
 
 def solve(
-    ruleset: Ruleset_ = "boatzee", joker: Joker_ = "forced", as_json: JsonText = False
+    ruleset: Ruleset_ = "boatzee",
+    joker: Joker_ = "forced",
+    columns: Annotated[
+        int,
+        typer.Option(
+            "--columns",
+            min=1,
+            max=3,
+            help="Also get the tables the strong bot plays Double (2) or Triple (3) by.",
+        ),
+    ] = 1,
+    as_json: JsonText = False,
 ) -> None:
     """Solve one-column solitaire play exactly: the optimal expected score and its spread.
 
-    The solved table is cached in the user data directory for hints and the optimal bot.
+    The solved table is cached in the user data directory for hints and the optimal bot;
+    with --columns 2 or 3, so are the tables strong plays Double or Triple by.
     """
     started = clock()
     from dicehall.games.boatzee.table_cache import solve_and_store
@@ -171,6 +205,7 @@ def solve(
     usable_data_dir()
     with _solving(rules, options.joker) as progress:
         table = solve_and_store(rules, 1, progress, joker=options.joker)
+    extra = _column_tables(rules, options.joker, columns) if columns > 1 else None
     shown_joker = options.joker if rules == "yahtzee" else None
     report = SolveReport(
         rules,
@@ -179,6 +214,7 @@ def solve(
         table.seconds,
         shown_joker,
         wall_seconds=clock() - started,
+        column_tables=extra,
     )
     if as_json:
         print_report(report)
@@ -190,6 +226,8 @@ def solve(
         f"Solved in {report.wall_seconds:.1f} s ({report.seconds:.2f} s solving; the rest "
         "loading and compiling the solver, cached after the first time)"
     )
+    if extra:
+        console.print(f"Tables for {columns} columns ready: {', '.join(extra)}")
     console.print(f"Table cached in {data_dir() / 'boatzee'}", markup=False, soft_wrap=True)
 
 
