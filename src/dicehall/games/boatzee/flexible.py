@@ -52,7 +52,9 @@ class FlexValuation:
         self.bands = tuple(bands)
         self.share = share
 
-    def _at(self, column: int, spare: float, mask: object, upper: object) -> FloatArray:
+    def at(self, column: int, spare: float, mask: object, upper: object) -> FloatArray:
+        """Column ``column``'s relaxed value with ``spare`` turns to spare (interpolated
+        between whole turns) at ``mask`` and ``upper`` (numbers or arrays of them)."""
         low = int(spare)
         part = spare - low
         bands = self.bands[column - 1]
@@ -69,7 +71,7 @@ class FlexValuation:
             _, mask, upper = column_state(card, k, "boatzee")
             waiting = len(BOXES) - mask.bit_count()
             spare = self.share * (turns_after - waiting)
-            futures.append(float(self._at(k, spare, mask, upper)) if waiting else 0.0)
+            futures.append(float(self.at(k, spare, mask, upper)) if waiting else 0.0)
         return futures
 
     def future(self, card: Card) -> float:
@@ -108,9 +110,7 @@ class FlexValuation:
         next_upper = np.where(is_upper, np.minimum(reached, UPPER_BONUS_THRESHOLD), upper)
         crossed = is_upper & (upper < UPPER_BONUS_THRESHOLD) & (reached >= UPPER_BONUS_THRESHOLD)
         waiting = len(boxes) - 1
-        ahead = self._at(
-            column, self.share * (turns_after - waiting), mask | 1 << boxes, next_upper
-        )
+        ahead = self.at(column, self.share * (turns_after - waiting), mask | 1 << boxes, next_upper)
         result: FloatArray = column * raw + UPPER_BONUS * crossed + ahead + others
         return result
 
