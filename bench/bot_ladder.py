@@ -42,7 +42,7 @@ from dicehall.server.domain.ratings import model
 #: Seats at every ladder table, by kind (Bull's Eye needs 3 without its house rule).
 TABLE_SEATS = {"bullseye": 3}
 #: Games per lineup by default, by kind: fewer where a bot thinks for seconds a move.
-DEFAULT_GAMES = {"holdem": 30, "bullseye": 400, "boss": 1000}
+DEFAULT_GAMES = {"holdem": 300, "bullseye": 2000, "boss": 3000, "tenthousand": 1000}
 #: Games per lineup for every other kind.
 GAMES = 300
 #: z for a two-sided 95% interval.
