@@ -4,15 +4,17 @@ For each rating kind (the five games, Boatzee in its 1, 2 and 3 column forms) ev
 of distinct bots at the kind's table size (2 seats; 3 for Bull's Eye, its smallest standard
 table) plays ``--games`` seeded games, seats rotating so each bot sits at each place equally.
 The games are then rated in a shuffled order with the site's own rating model
-(``domain/ratings/model.py``: openskill's Bradley-Terry with the kind's calibrated beta and
-tau), one rating per bot, and each bot's share of the wins (winners split a win) is given
-with its 95% interval, next to the even share, and head to head for every pair.
+(``domain/ratings/model.py``: openskill's Bradley-Terry with the kind's calibrated beta),
+one rating per bot, without the per-game drift (tau) people's ratings have: a bot never
+changes, so its uncertainty keeps shrinking with every game. Each bot's share of the wins
+(winners split a win) is given with its 95% interval, next to the even share, and head to
+head for every pair.
 
 Prints JSON (per kind: games, CPU seconds, each bot's rating with its interval, win share
 and pairings); ``--write`` also stores the table the site's "Bots" page and ``dicehall
 games`` show (``src/dicehall/games/bot_ladder.json``). Run from the repository root::
 
-    python bench/bot_ladder.py --write            # the shipped table (about 25 CPU-minutes)
+    python bench/bot_ladder.py --write            # the shipped table (about 7 CPU-minutes)
     python bench/bot_ladder.py --kinds boss --games 20
 """
 
@@ -104,7 +106,7 @@ def ladder(kind: str, games_each: int, seed: int, workers: int) -> dict[str, Any
     cpu = 0.0
     for lineup, place, winners, seconds in played:
         cpu += seconds
-        rated = model.rate(kind, [skills[b] for b in lineup.bots], list(place))
+        rated = model.rate(kind, [skills[b] for b in lineup.bots], list(place), drift=False)
         for bot, skill in zip(lineup.bots, rated, strict=True):
             skills[bot] = skill
         for seat, bot in enumerate(lineup.bots):
@@ -187,9 +189,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         kinds[kind] = {**measured, **ladder(kind, games_each, args.seed, args.workers)}
     report = {
         "version": LADDER_VERSION,
-        "rating_model": "openskill Bradley-Terry, the site's constants "
-        f"(version {model.CONSTANTS_VERSION}); rating shown as 1500 + 40 (mu - 25), "
-        "interval mu +- 2 sigma",
+        "rating_model": "openskill Bradley-Terry, the site's beta per kind "
+        f"(constants version {model.CONSTANTS_VERSION}) without drift (bots do not change); "
+        "rating shown as 1500 + 40 (mu - 25), interval mu +- 2 sigma",
         "kinds": kinds,
     }
     text = json.dumps(report, indent=2)

@@ -209,3 +209,19 @@ def test_a_luck_heavy_kind_settles_at_a_wider_sigma() -> None:
     settled_boss = Skill(25.0, 5.5)  # the calibration's median after 1000 games
     assert not model.provisional(settled_boss, 1000, "boss")
     assert model.provisional(settled_boss, 1000, "boatzee")
+
+
+@pytest.mark.parametrize("kind", ["boss", "boatzee"])
+def test_without_drift_sigma_keeps_shrinking_and_one_game_is_rated_alike(kind: str) -> None:
+    """Bots never change: rated without drift, their uncertainty shrinks below where a
+    person's settles, and a single game moves mu as the site's update does, up to tau."""
+    steady = drifting = [model.Skill(), model.Skill()]
+    for game in range(400):
+        places = [1, 2] if game % 3 else [2, 1]
+        steady = model.rate(kind, steady, places, drift=False)
+        drifting = model.rate(kind, drifting, places)
+    assert steady[0].sigma < drifting[0].sigma
+    assert steady[0].mu > steady[1].mu and drifting[0].mu > drifting[1].mu
+    once = model.rate(kind, [model.Skill(), model.Skill()], [1, 2], drift=False)
+    site = model.rate(kind, [model.Skill(), model.Skill()], [1, 2])
+    assert once[0].mu == pytest.approx(site[0].mu, rel=1e-3)

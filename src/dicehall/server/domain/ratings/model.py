@@ -67,17 +67,20 @@ class Skill:
 
 
 @cache
-def _model(kind: str) -> BradleyTerryFull:
+def _model(kind: str, drift: bool = True) -> BradleyTerryFull:
     constants = CONSTANTS[kind]
-    return BradleyTerryFull(beta=constants.beta, tau=constants.tau)
+    return BradleyTerryFull(beta=constants.beta, tau=constants.tau if drift else 0.0)
 
 
-def rate(kind: str, skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:
+def rate(
+    kind: str, skills: Sequence[Skill], places: Sequence[int], *, drift: bool = True
+) -> list[Skill]:
     """Each seat's skill after one game where seat i finished at ``places[i]`` (1 is first;
-    equal places are a tie)."""
+    equal places are a tie). ``drift=False`` rates players whose strength never changes
+    (bots): no per-game drift, so sigma keeps shrinking with every game."""
     if len(skills) != len(places) or len(skills) < 2:
         raise ValueError("a rated game has one place per seat and two seats or more")
-    model = _model(kind)
+    model = _model(kind, drift)
     teams = [[model.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
     rated = model.rate(teams, ranks=[float(p) for p in places])
     return [Skill(team[0].mu, team[0].sigma) for team in rated]
