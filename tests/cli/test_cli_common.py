@@ -136,7 +136,7 @@ def test_games_lists_each_bots_strength_strongest_first(cli: CliRunner) -> None:
         # Each ladder's bots appear in their order, each with its rating and interval.
         assert any(shown[i : i + len(names)] == names for i in range(len(shown))), names
         first = ladder.bots[0]
-        assert f"{first.rating} ({first.rating_low}-{first.rating_high})" in listed.out
+        assert f"{first.rating} ({first.rating_low} .. {first.rating_high})" in listed.out
     assert "bot ladder with 2 columns, 2 seats, strongest first" in listed.out
     assert "python bench/bot_ladder.py" in listed.out
 

@@ -44,7 +44,7 @@ class BotStrength:
     def line(self) -> str:
         """The strength in one line, the figure behind it included."""
         return (
-            f"rated {self.rating} ({self.rating_low}-{self.rating_high}), "
+            f"rated {self.rating} ({self.rating_low} .. {self.rating_high}), "
             f"{self.win_share:.0%} of the wins in {self.games} ladder games "
             f"(even share {self.even_share:.0%})"
         )
@@ -52,7 +52,7 @@ class BotStrength:
     def short(self) -> str:
         """The strength in a few words, for a terminal line."""
         return (
-            f"{self.rating} ({self.rating_low}-{self.rating_high})  "
+            f"{self.rating} ({self.rating_low} .. {self.rating_high})  "
             f"wins {self.win_share:.0%} of {self.games} (even {self.even_share:.0%})"
         )
 
