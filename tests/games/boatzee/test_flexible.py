@@ -11,7 +11,6 @@ import itertools
 import json
 import math
 from collections.abc import Callable
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
@@ -62,47 +61,46 @@ def test_a_turn_more_to_spare_never_lowers_a_value(solved: Path, multiplier: int
 
 
 @cache
-def _completions(keep: Hand) -> tuple[tuple[Hand, Fraction], ...]:
+def _completions(keep: Hand) -> tuple[tuple[Hand, float], ...]:
     """Every hand that re-rolling all but ``keep`` can give, with its chance."""
     rolled = 5 - len(keep)
     counts: dict[Hand, int] = {}
     for faces in itertools.product(range(1, 7), repeat=rolled):
         hand = tuple(sorted(keep + faces))
         counts[hand] = counts.get(hand, 0) + 1
-    return tuple((hand, Fraction(n, 6**rolled)) for hand, n in counts.items())
+    return tuple((hand, n / 6**rolled) for hand, n in counts.items())
 
 
 def _keeps(hand: Hand) -> set[Hand]:
     return {tuple(sorted(c)) for r in range(6) for c in itertools.combinations(hand, r)}
 
 
-def _turn(stop: Callable[[Hand], Fraction]) -> Fraction:
+def _turn(stop: Callable[[Hand], float]) -> float:
     """A turn's value: roll five, re-roll any dice twice, then ``stop`` the final hand."""
 
     @cache
-    def best(hand: Hand, rerolls: int) -> Fraction:
+    def best(hand: Hand, rerolls: int) -> float:
         if rerolls == 0:
             return stop(hand)
         return max(
-            sum((p * best(h, rerolls - 1) for h, p in _completions(keep)), Fraction(0))
-            for keep in _keeps(hand)
+            sum(p * best(h, rerolls - 1) for h, p in _completions(keep)) for keep in _keeps(hand)
         )
 
-    return sum((p * best(h, 2) for h, p in _completions(())), Fraction(0))
+    return sum(p * best(h, 2) for h, p in _completions(()))
 
 
 def _relaxed_one_box(points: Callable[[Hand], int], turns: int) -> float:
     """The value of a column with one open box and ``turns`` turns: each turn may pass."""
-    value = Fraction(0)
+    value = 0.0
     for turn in range(turns):
         after = value if turn else None  # the last turn must fill the box
 
-        def stop(hand: Hand, after: Fraction | None = after) -> Fraction:
-            filled = Fraction(points(hand))
+        def stop(hand: Hand, after: float | None = after) -> float:
+            filled = float(points(hand))
             return filled if after is None else max(filled, after)
 
         value = _turn(stop)
-    return float(value)
+    return value
 
 
 def test_one_open_chance_box_agrees_with_an_expectimax(solved: Path) -> None:
