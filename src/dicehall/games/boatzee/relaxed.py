@@ -8,12 +8,13 @@ passes whenever the real turn fills another), so each column's optimum in its re
 is at least what the column scores in the real game, and their sum bounds the real optimum
 from above. A price on filling at each turn (a Lagrange multiplier ``cost[t]`` per turn,
 charged to whichever column fills then and paid back once per turn) keeps the bound valid
-for any prices and tightens it: the bound is ``sum(cost) + sum over columns of the column's
-relaxed optimum with the prices``.
+for any prices and, well chosen, tightens it: the bound is ``sum(cost) + sum over columns of
+the column's relaxed optimum with the prices``.
 
 A column's relaxed game is solved exactly, turn by turn from the end, by the solver's own
 kernels (``may_pass`` and ``fill_cost``); its states are the solitaire ones, one layer per
-turn left. The boatzee ruleset only: its columns share nothing else (the yahtzee ruleset's
+turn left. :func:`spare_turns` keeps the layers a column with a few turns to spare needs:
+the values the ``strong`` bot plays Double and Triple by (:mod:`flexible`). The boatzee ruleset only: its columns share nothing else (the yahtzee ruleset's
 100-point bonus spans columns).
 """
 
