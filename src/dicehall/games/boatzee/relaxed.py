@@ -14,8 +14,9 @@ the column's relaxed optimum with the prices``.
 A column's relaxed game is solved exactly, turn by turn from the end, by the solver's own
 kernels (``may_pass`` and ``fill_cost``); its states are the solitaire ones, one layer per
 turn left. :func:`spare_turns` keeps the layers a column with a few turns to spare needs:
-the values the ``strong`` bot plays Double and Triple by (:mod:`flexible`). The boatzee ruleset only: its columns share nothing else (the yahtzee ruleset's
-100-point bonus spans columns).
+the values the ``strong`` bot plays Double and Triple by (:mod:`flexible`). The boatzee
+ruleset only: its columns share nothing else (the yahtzee ruleset's 100-point bonus spans
+columns).
 """
 
 from __future__ import annotations
