@@ -48,6 +48,12 @@ def test_others_are_served_while_a_cold_bot_builds_its_tables(
     try:
         me, other = add_user(services, "alice"), add_user(services, "bob")
         with httpx.Client(base_url=server.base, timeout=30) as client:
+            # Each page's one-off first-request work (imports, templates) is done before the
+            # bot starts building, so the reads below time serving alone.
+            for path in ("/rules/boss", f"{API}/games/kinds", "/fairness"):
+                assert client.get(path).status_code == 200, path
+            for path in (f"{API}/games", f"{API}/games/open"):
+                assert client.get(path, headers=other).status_code == 200, path
             body = {"game": "tenthousand", "seats": ["me", "bot:optimal"]}
             created = client.post(f"{API}/games", json=body, headers=me)
             assert created.status_code == 201, created.text
