@@ -1,5 +1,5 @@
-"""The full solved tables and the relaxed column tables, built once per test session in a
-temporary data directory.
+"""The full solved tables, the relaxed column tables and the final-score distributions,
+built once per test session in a temporary data directory.
 
 Import the fixtures into a test module to use them. Under pytest-xdist every worker uses the
 same directory, and a file lock lets the first one solve while the others wait and then
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from dicehall.games.boatzee import flex_tables, table_cache
+from dicehall.games.boatzee import final_scores, flex_tables, table_cache
 from dicehall.games.boatzee.card import Ruleset
 
 #: The tables the tests need: both rulesets for one column, and the x2, x3 boatzee tables.
@@ -42,6 +42,7 @@ def solved_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
             table_cache.table(ruleset, multiplier)
         for multiplier in (1, 2, 3):  # strong's Double and Triple
             flex_tables.flex_table(multiplier)
+        final_scores.final_scores()  # winmax's distributions
     return root
 
 

@@ -16,14 +16,22 @@ from dicehall.games.entry import GameEntry, LazyBots
 
 BOTS = LazyBots(
     "dicehall.games.boatzee.bots",
-    {"greedy": "greedy", "heuristic": "heuristic", "optimal": "optimal", "strong": "strong"},
+    {
+        "greedy": "greedy",
+        "heuristic": "heuristic",
+        "optimal": "optimal",
+        "strong": "strong",
+        "winmax": "winmax",
+    },
 )
 
 #: The solved table takes about 12 s to build on first use; Double and Triple's relaxed
-#: column tables (:mod:`flex_tables`) about 6 s a column on 2 cores.
+#: column tables (:mod:`flex_tables`) about 6 s a column on 2 cores; ``winmax``'s final-score
+#: distributions (:mod:`final_scores`) about 10 s more.
 SLOW_BOTS: dict[str, SlowBot] = {
     "optimal": SlowBot(fallback="heuristic", cold_seconds=20),
     "strong": SlowBot(fallback="heuristic", cold_seconds=20),
+    "winmax": SlowBot(fallback="heuristic", cold_seconds=40),
 }
 
 ENTRY = GameEntry(
@@ -39,6 +47,7 @@ ENTRY = GameEntry(
         "heuristic": "This turn's points plus a rough worth of the boxes left open.",
         "optimal": "Exact solitaire play: the highest expected final score.",
         "strong": "As optimal; in Double and Triple, columns wait for the rolls that suit them.",
+        "winmax": "Plays for the win: the best chance to finish ahead of the other cards.",
     },
 )
 

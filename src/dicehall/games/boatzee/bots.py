@@ -1,4 +1,4 @@
-"""Boatzee bots: ``greedy``, ``heuristic``, ``optimal`` and ``strong``.
+"""Boatzee bots: ``greedy``, ``heuristic``, ``optimal``, ``strong`` and ``winmax``.
 
 All of them plan each turn exactly (every re-roll choice by expectimax); they differ only in
 how they value the final choice. ``greedy`` takes the best points now, ``heuristic`` adds
@@ -10,7 +10,7 @@ per-column decomposition with two or three. The registry adds the ``random`` bot
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Protocol
 
 from dicehall.engine.bots import Bot
@@ -38,7 +38,7 @@ class PlanningBot:
 
     def __init__(self, valuation: ChoiceValuer) -> None:
         self._valuation = valuation
-        self._key: tuple[Card, BoatzeeOptions] | None = None
+        self._key: Hashable = None
         self._choices: list[tuple[Box, int]] = []
         self._plan: TurnPlan | None = None
 
@@ -46,13 +46,24 @@ class PlanningBot:
         """How this bot values final choices in a game with these options."""
         return self._valuation
 
-    def _plan_for(self, card: Card, options: BoatzeeOptions) -> TurnPlan:
-        # The card is fixed for a whole turn: plan once, answer up to three decisions.
-        if self._plan is None or self._key != (card, options):
-            valuation = self.valuation_for(options)
+    def valuation_in(self, view: BoatzeeView) -> ChoiceValuer:
+        """How this bot values final choices at this turn (by default: by the options)."""
+        return self.valuation_for(view.options)
+
+    def plan_key(self, view: BoatzeeView) -> Hashable:
+        """What a turn's plan depends on: the seat's card and the options (by default)."""
+        return (view.cards[view.seat or 0], view.options)
+
+    def _plan_for(self, view: BoatzeeView) -> TurnPlan:
+        # The plan is fixed for a whole turn: plan once, answer up to three decisions.
+        key = self.plan_key(view)
+        if self._plan is None or self._key != key:
+            options = view.options
+            card = view.cards[view.seat or 0]
+            valuation = self.valuation_in(view)
             self._choices, values = valuation.choice_values(card, options.ruleset, options.joker)
             self._plan = TurnPlan(values)
-            self._key = (card, options)
+            self._key = key
         return self._plan
 
     def decide(self, plan: TurnPlan, dice: tuple[int, ...], rerolls_left: int) -> Decision:
@@ -63,7 +74,7 @@ class PlanningBot:
         """The planned move for the seat's own card and dice."""
         if view.seat is None:
             raise ValueError("a bot needs its own seat's view")
-        plan = self._plan_for(view.cards[view.seat], view.options)
+        plan = self._plan_for(view)
         can_reroll = any(isinstance(action, Reroll) for action in legal)
         decision = self.decide(plan, view.dice, view.rerolls_left if can_reroll else 0)
         action: BoatzeeAction
@@ -114,6 +125,33 @@ class TableBot(PlanningBot):
         return self._tables[key]
 
 
+class WinMaxBot(TableBot):
+    """In one-column boatzee-ruleset games with rivals, plans each turn for the chance to
+    end ahead of them (:mod:`winmax`); elsewhere plays as ``optimal``."""
+
+    @staticmethod
+    def _for_winning(view: BoatzeeView) -> bool:
+        options = view.options
+        return options.columns == 1 and options.ruleset == "boatzee" and len(view.cards) > 1
+
+    @staticmethod
+    def _rivals(view: BoatzeeView) -> tuple[Card, ...]:
+        return tuple(card for seat, card in enumerate(view.cards) if seat != view.seat)
+
+    def plan_key(self, view: BoatzeeView) -> Hashable:
+        if not self._for_winning(view):
+            return super().plan_key(view)
+        return (view.cards[view.seat or 0], self._rivals(view), view.options)
+
+    def valuation_in(self, view: BoatzeeView) -> ChoiceValuer:
+        if not self._for_winning(view):
+            return super().valuation_in(view)
+        from dicehall.games.boatzee.final_scores import final_scores
+        from dicehall.games.boatzee.winmax import WinValuation
+
+        return WinValuation(final_scores(), self._rivals(view))
+
+
 def greedy(rng: random.Random) -> Bot:
     """Best immediate points: re-rolls and scores to maximise this turn's points."""
     return PlanningBot(GREEDY)
@@ -135,3 +173,9 @@ def strong(rng: random.Random) -> Bot:
     (:mod:`flexible`) in the boatzee ruleset, the solitaire tables one per column in the
     yahtzee ruleset."""
     return TableBot()
+
+
+def winmax(rng: random.Random) -> Bot:
+    """One column against rivals: the highest chance to finish ahead, each rival assumed
+    to play ``optimal`` (see :mod:`winmax`); otherwise as ``optimal``."""
+    return WinMaxBot()
