@@ -197,3 +197,39 @@ def test_sim_with_the_optimal_bot(cli: CliRunner, solved: Path) -> None:
     seats = json.loads(result.out)["seats"]
     assert [s["bot"] for s in seats] == ["optimal", "greedy"]
     assert seats[0]["mean_score"] > seats[1]["mean_score"]
+
+
+def test_hint_against_an_opponent_ranks_by_the_chance_to_win(cli: CliRunner, solved: Path) -> None:
+    # The last turn: 22 in Chance beats the opponent's 21. Re-rolling the 3 and the 1
+    # expects more points but may lose; re-rolling the 1 alone wins surely, with more points.
+    others = ",".join(f"{box}=0" for box in BOXES if box != "chance")
+    args = ("--dice", "6,6,6,3,1", "--rolls-left", "1", "--scored", others)
+    result = cli("hint", "boatzee", *args, "--opponent", f"{others},chance=21")
+    assert result.code == 0, result.err
+    assert "chance to win" in result.out and "opponent 21" in result.out
+    rows = [line.split("│") for line in result.out.splitlines() if line.count("│") == 5]
+    assert "keep 3 6 6 6, re-roll 1 die" in rows[0][2] and rows[0][3].strip() == "100.00%"
+    assert [row[3].strip() for row in rows if "score Chance (22)" in row[2]] == ["100.00%"]
+    wins = [float(row[3].strip().rstrip("%")) for row in rows]
+    assert wins == sorted(wins, reverse=True)
+    said = " ".join(result.out.split())
+    # 18 + two dice: 20 loses (1 in 36), 21 ties (2 in 36): 1 - 1/36 - 1/36 to win.
+    assert "would keep 6 6 6, re-roll 2 dice (25.00 expected): a 94.44% chance" in said
+    assert "against 100.00% above" in said
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--scored", "ones=1", "--opponent", "ones=1,twos=2,threes=3"], "one more (2)"),
+        (["--opponent", "", "--ruleset", "yahtzee"], "boatzee ruleset"),
+        (["--opponent", "", "--json"], "not --json"),
+        (["--opponent", "fh=20"], "cannot hold 20"),
+    ],
+)
+def test_hint_against_an_opponent_refuses_bad_input(
+    cli: CliRunner, solved: Path, extra: list[str], message: str
+) -> None:
+    result = cli("hint", "boatzee", "--dice", "1,2,3,4,5", "--rolls-left", "1", *extra)
+    assert result.code == 2, result.out
+    assert "error:" in result.err and message in result.err

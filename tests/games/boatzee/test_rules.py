@@ -30,8 +30,8 @@ def new_table(seats: int = 1, **options: object) -> Table[BoatzeeState, Reroll |
 def test_registry_entry_and_rules_text() -> None:
     entry = games.get("boatzee")
     assert entry.game is GAME
-    assert set(entry.bots) == {"random", "greedy", "heuristic", "optimal", "strong"}
-    assert set(BOTS) == {"greedy", "heuristic", "optimal", "strong"}
+    assert set(entry.bots) == {"random", "greedy", "heuristic", "optimal", "strong", "winmax"}
+    assert set(BOTS) == {"greedy", "heuristic", "optimal", "strong", "winmax"}
     text = entry.rules
     for word in ("columns", "ruleset", "joker", "63", "126", "start this move over"):
         assert word.lower() in text.lower()

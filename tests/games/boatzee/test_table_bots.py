@@ -1,4 +1,5 @@
-"""The ``optimal`` and ``strong`` bots: legal, agree with the hints, and score what they should."""
+"""The ``optimal``, ``strong`` and ``winmax`` bots: legal, agree with the hints, and score what they
+should."""
 
 from __future__ import annotations
 
@@ -154,3 +155,37 @@ def test_strong_with_yahtzee_rules_in_double_plays_legally_to_the_end() -> None:
         assert is_full(table.state.cards[0])
     with pytest.raises(ValueError, match="another ruleset"):
         TableValuation(tables, "yahtzee").choice_values(card, "boatzee")
+
+
+@pytest.mark.parametrize(("seats", "columns"), [(2, 1), (3, 1), (2, 2)])
+def test_winmax_plays_to_the_end_from_its_own_view(solved: Path, seats: int, columns: int) -> None:
+    # The harness hands every bot only its own seat's view; in Double winmax plays strong.
+    options = GAME.options({"columns": columns})
+    done = check_random_play(GAME, seats, options, seed=seats, bot=BOTS["winmax"], codec_every=13)
+    assert done.result.turns == 13 * columns * seats
+
+
+def _last_turn(rival_total: int, dice: tuple[int, ...]) -> Table[BoatzeeState, Reroll | Score]:
+    # Seat 1's last turn, Chance its open box and every other box 0; seat 0 has finished.
+    zeros = {(box, 1): 0 for box in BOXES}
+    rival = make_card(1, zeros | {("chance", 1): rival_total})
+    mine = make_card(1, {key: v for key, v in zeros.items() if key != ("chance", 1)})
+    table: Table[BoatzeeState, Reroll | Score] = Table(GAME, 2, GAME.options({}))
+    table.state = replace(table.state, cards=(rival, mine), current=1, dice=dice, rolls=2, turns=25)
+    return table
+
+
+def _choose_at(name: str, table: Table[BoatzeeState, Reroll | Score], seat: int) -> object:
+    bot = BOTS[name](random.Random(0))
+    return bot.choose(GAME.view(table.state, seat), GAME.legal(table.state, seat))
+
+
+def test_winmax_stops_on_a_winning_hand_that_optimal_rolls_again(solved: Path) -> None:
+    # 22 beats the rival's 21. Re-rolling the 3 and the 1 expects 25, so optimal risks it
+    # (a 2 loses, a 3 ties: 3 rolls in 36); winmax keeps the sure win.
+    table = _last_turn(21, (6, 6, 6, 3, 1))
+    assert _choose_at("optimal", table, 1) == Reroll((3, 4))
+    assert _choose_at("winmax", table, 1) == Score("chance", 1)
+    # Behind, it chases: 22 loses to 24, so winmax rolls again as well.
+    behind = _last_turn(24, (6, 6, 6, 3, 1))
+    assert isinstance(_choose_at("winmax", behind, 1), Reroll)

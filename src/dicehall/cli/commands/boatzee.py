@@ -302,11 +302,21 @@ def hint_command(
     ] = 0,
     ruleset: Ruleset_ = "boatzee",
     joker: Joker_ = "forced",
+    opponent: Annotated[
+        str | None,
+        typer.Option(
+            "--opponent",
+            help="Two seats: the opponent's filled boxes, as --scored ('' for none yet). "
+            "Ranks by the chance to win (boatzee ruleset).",
+        ),
+    ] = None,
     as_json: JsonTable = False,
 ) -> None:
     """Every choice ranked by its expected final total under optimal play (one column).
 
-    With --json: the seat's hint exactly as the site gives it (the best five choices).
+    With --opponent: ranked by the chance to finish ahead of the opponent, each choice's
+    expected final total beside it. With --json: the seat's hint exactly as the site gives
+    it (the best five choices).
     """
     from dicehall.games.boatzee.hints import hint, scored_card
     from dicehall.games.boatzee.table_cache import load, solve_and_store
@@ -317,6 +327,13 @@ def hint_command(
     faces = parse_faces(dice, count=5)
     card = scored_card(parse_scored(scored), rules, bonuses)
     view, legal = hint_position(card, faces, rolls_left, rules, jokers)
+    rival = None
+    if opponent is not None:
+        if rules != "boatzee":
+            raise InvalidInput("--opponent: win chances are for the boatzee ruleset")
+        if as_json:
+            raise InvalidInput("--opponent ranks by the chance to win in the table, not --json")
+        rival = scored_card(parse_scored(opponent), rules, full_ok=True)
     usable_data_dir()
     if load(rules, 1, jokers) is None:
         err_console.print("No solved table yet: solving it once (a few seconds).")
@@ -324,6 +341,11 @@ def hint_command(
             solve_and_store(rules, 1, progress, joker=jokers)
     if as_json:
         print_seat_hint("boatzee", view, legal)
+        return
+    if rival is not None:
+        from dicehall.cli.commands.boatzee_duel import print_duel_hint
+
+        print_duel_hint(card, rival, faces, rolls_left)
         return
     choices = hint(card, faces, rolls_left, rules, for_game(1, rules, joker=jokers), jokers)
     table = RichTable(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ def finals_key() -> str:
     return f"finals{FINALS_VERSION}-{version_key('boatzee', 1)}"
 
 
+@cache
 def lengths() -> IntArray:
     """``lengths[mask]``: one more than the most the open boxes (and the bonus) can add."""
     most = np.array(SCORES, dtype=np.int64).max(axis=0)
@@ -50,6 +52,7 @@ def lengths() -> IntArray:
         open_boxes = [b for b in range(len(BOXES)) if not mask >> b & 1]
         bonus = UPPER_BONUS if any(b < 6 for b in open_boxes) else 0
         out[mask] = 1 + bonus + int(most[open_boxes].sum())
+    out.setflags(write=False)
     return out
 
 

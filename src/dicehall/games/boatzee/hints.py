@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -30,6 +31,9 @@ from dicehall.games.boatzee.scoring import (
     hand_of,
 )
 from dicehall.games.boatzee.valuation import TableValuation
+
+if TYPE_CHECKING:
+    from dicehall.games.boatzee.bots import ChoiceValuer
 
 MAX_REROLLS = 2
 
@@ -57,17 +61,20 @@ def achievable(box: Box) -> frozenset[int]:
     return frozenset({0, *(row[BOX_INDEX[box]] for row in SCORES)})
 
 
-def scored_card(scored: Mapping[Box, int], ruleset: Ruleset, bonuses: int = 0) -> Card:
+def scored_card(
+    scored: Mapping[Box, int], ruleset: Ruleset, bonuses: int = 0, *, full_ok: bool = False
+) -> Card:
     """A one-column card with ``scored`` filled; raises InvalidInput for impossible values.
 
     ``bonuses`` counts the 100-point bonuses already earned (yahtzee ruleset only: they need
-    50 in the Boatzee box, and each came with another filled box).
+    50 in the Boatzee box, and each came with another filled box). A full card is refused
+    (nothing is left to hint) unless ``full_ok`` (an opponent who has finished).
     """
     for box, value in scored.items():
         if value not in achievable(box):
             shown = ", ".join(map(str, sorted(achievable(box))))
             raise InvalidInput(f"{TITLES[box]} cannot hold {value} (possible: {shown})")
-    if len(scored) == len(BOXES):
+    if len(scored) == len(BOXES) and not full_ok:
         raise InvalidInput("every box is filled: the game is over, there is nothing to hint")
     if bonuses < 0:
         raise InvalidInput(f"bonuses must be 0 or more, not {bonuses}")
@@ -90,6 +97,35 @@ def _distinct_keeps(dice: Sequence[int]) -> list[tuple[int, ...]]:
     return sorted(keeps, key=lambda keep: (-len(keep), keep))
 
 
+def ranked(
+    card: Card,
+    dice: Sequence[int],
+    rolls_left: int,
+    ruleset: Ruleset,
+    valuer: ChoiceValuer,
+    joker: Joker = "forced",
+) -> list[tuple[float, tuple[int, ...] | None, Box | None]]:
+    """Every (value, keep, box) choice for ``dice`` with ``rolls_left`` re-rolls left, best
+    first, valued by ``valuer``'s final choices planned over the re-rolls."""
+    if card.columns != 1:
+        raise InvalidInput("hints are for one-column games")
+    if not 0 <= rolls_left <= MAX_REROLLS:
+        raise InvalidInput(f"rolls left must be 0, 1 or 2, not {rolls_left}")
+    hand = HAND_INDEX[hand_of(dice)]
+    choices, values = valuer.choice_values(card, ruleset, joker)
+    out: list[tuple[float, tuple[int, ...] | None, Box | None]] = []
+    if rolls_left:
+        keep_values = TurnPlan(values).keep_value[rolls_left - 1]
+        for keep in _distinct_keeps(dice):
+            out.append((float(keep_values[KEEP_INDEX[keep]]), keep, None))
+    for c, (box, _) in enumerate(choices):
+        value = values[hand, c]
+        if np.isfinite(value):
+            out.append((float(value), None, box))
+    out.sort(key=lambda choice: -choice[0])
+    return out
+
+
 def hint(
     card: Card,
     dice: Sequence[int],
@@ -100,23 +136,13 @@ def hint(
 ) -> list[Choice]:
     """Every choice for ``dice`` with ``rolls_left`` re-rolls left, best first (``joker``:
     the yahtzee ruleset's joker rule, which ``valuation`` must be solved for)."""
-    if card.columns != 1:
-        raise InvalidInput("hints are for one-column games")
-    if not 0 <= rolls_left <= MAX_REROLLS:
-        raise InvalidInput(f"rolls left must be 0, 1 or 2, not {rolls_left}")
-    hand = HAND_INDEX[hand_of(dice)]
-    choices, values = valuation.choice_values(card, ruleset, joker)
     now = total(card)
-    out: list[Choice] = []
-    if rolls_left:
-        plan = TurnPlan(values)
-        keep_values = plan.keep_value[rolls_left - 1]
-        for keep in _distinct_keeps(dice):
-            out.append(Choice(now + float(keep_values[KEEP_INDEX[keep]]), keep=keep))
-    for c, (box, _) in enumerate(choices):
-        value = values[hand, c]
-        if np.isfinite(value):
-            scored = points(card, dice, ruleset, box)
-            out.append(Choice(now + float(value), box=box, points=scored))
-    out.sort(key=lambda choice: -choice.expected_final)
-    return out
+    return [
+        Choice(
+            now + value,
+            keep=keep,
+            box=box,
+            points=None if box is None else points(card, dice, ruleset, box),
+        )
+        for value, keep, box in ranked(card, dice, rolls_left, ruleset, valuation, joker)
+    ]

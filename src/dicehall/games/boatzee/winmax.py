@@ -18,14 +18,16 @@ the product over rivals of (ahead + half a tie), an estimate where ties with sev
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from dicehall.games.boatzee.card import Card, Joker, Ruleset, open_boxes, total
+from dicehall.engine.errors import InvalidInput
+from dicehall.games.boatzee.card import Card, Joker, Ruleset, open_boxes, points, total
 from dicehall.games.boatzee.dice_tables import FloatArray
 from dicehall.games.boatzee.final_scores import FinalScores
 from dicehall.games.boatzee.scoring import BOX_INDEX, SCORES, Box
-from dicehall.games.boatzee.valuation import column_state
+from dicehall.games.boatzee.valuation import TableValuation, column_state
 
 #: Final totals are below this: 375 is the most a one-column card can score, and the
 #: distributions keep empty slots for an upper bonus the card may have had already.
@@ -101,3 +103,65 @@ class WinValuation:
             win = {int(p): self._after(mask, upper, now, b, int(p)) for p in np.unique(column)}
             values[:, c] = [win[int(p)] for p in column]
         return choices, values
+
+
+@dataclass(frozen=True)
+class DuelChoice:
+    """One choice of a two-seat turn: hold ``keep`` and re-roll the rest, or score ``box``
+    (for ``points``), with its chance to win and its expected final total."""
+
+    win_chance: float
+    expected_final: float
+    keep: tuple[int, ...] | None = None
+    box: Box | None = None
+    points: int | None = None
+
+
+def check_duel(card: Card, rival: Card) -> None:
+    """Raise InvalidInput unless ``rival`` can face ``card`` on its turn in a two-seat game:
+    one column each, and the rival has filled as many boxes (it plays second) or one more."""
+    if card.columns != 1 or rival.columns != 1:
+        raise InvalidInput("win chances are for one-column games")
+    mine, theirs = (sum(v is not None for v in c.boxes[0]) for c in (card, rival))
+    if theirs not in (mine, mine + 1):
+        raise InvalidInput(
+            f"the opponent has filled {theirs} boxes and you {mine}: on your turn in a two-seat "
+            f"game the opponent has filled as many as you ({mine}, you play first) or one more "
+            f"({mine + 1})"
+        )
+
+
+def duel_hint(
+    card: Card,
+    rival: Card,
+    dice: Sequence[int],
+    rolls_left: int,
+    finals: FinalScores,
+    valuation: TableValuation,
+) -> list[DuelChoice]:
+    """Every choice for ``dice`` with ``rolls_left`` re-rolls left against ``rival``, most
+    likely to win first (then the most points), each with its expected final total (boatzee
+    ruleset, one column)."""
+    from dicehall.games.boatzee.hints import ranked
+
+    check_duel(card, rival)
+    now = total(card)
+    expected = {
+        (keep, box): now + value
+        for value, keep, box in ranked(card, dice, rolls_left, "boatzee", valuation)
+    }
+    found = [
+        DuelChoice(
+            win,
+            expected[(keep, box)],
+            keep,
+            box,
+            None if box is None else points(card, dice, "boatzee", box),
+        )
+        for win, keep, box in ranked(
+            card, dice, rolls_left, "boatzee", WinValuation(finals, [rival])
+        )
+    ]
+    # Equal chances (a sure win, say) rank by points; rounding keeps float noise out of it.
+    found.sort(key=lambda c: (-round(c.win_chance, 12), -c.expected_final))
+    return found
