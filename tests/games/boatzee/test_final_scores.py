@@ -117,3 +117,33 @@ def test_a_last_box_is_valued_by_whether_its_points_beat_the_rival(solved: Path)
     assert choices == [("chance", 1)]
     sums = np.array([sum(hand) for hand in HANDS])
     assert np.array_equal(values[:, 0], np.where(sums > 20, 1.0, np.where(sums == 20, 0.5, 0.0)))
+
+
+def test_a_two_seat_hint_gives_each_choice_its_chance_to_win(solved: Path) -> None:
+    from dataclasses import replace
+
+    from dicehall.games.boatzee import GAME
+    from dicehall.games.boatzee.seat_hint import seat_hint
+
+    zeros = {(box, 1): 0 for box in BOXES}
+    rival = make_card(1, zeros | {("chance", 1): 21})
+    mine = make_card(1, {key: v for key, v in zeros.items() if key != ("chance", 1)})
+    state = replace(
+        GAME.start(2, GAME.options({})),
+        cards=(rival, mine),
+        current=1,
+        dice=(6, 6, 6, 3, 1),
+        rolls=2,
+        turns=25,
+    )
+    hint = seat_hint(GAME.view(state, 1), GAME.legal(state, 1))
+    best = hint["choices"][0]
+    # Points first, as in solitaire (18 + two dice expects 25), with the chance to win beside.
+    assert best["keep"] == [6, 6, 6] and best["win_chance"] == pytest.approx(34 / 36)
+    assert best["text"].endswith("expect 25.0 in all, 94.4% to win")
+    assert "To win: Keep 3 6 6 6 and re-roll 1 (100.0%)" in hint["summary"]
+    chance = next(c for c in hint["choices"] if c.get("box") == "chance")
+    assert chance["win_chance"] == 1.0
+    solo = replace(GAME.start(1, GAME.options({})), cards=(mine,), dice=(6, 6, 6, 3, 1), rolls=2)
+    alone = seat_hint(GAME.view(solo, 0), GAME.legal(solo, 0))
+    assert all("win_chance" not in c for c in alone["choices"]) and "To win" not in alone["summary"]

@@ -168,3 +168,12 @@ def final_scores(progress: Progress | None = None) -> FinalScores:
         found = load() or build_and_store(progress)
         _MEMO[key] = found
     return found
+
+
+def cached() -> FinalScores | None:
+    """The table from this process's memory or the cache, never built (for requests)."""
+    key = str(data_dir())
+    found = _MEMO.get(key) or load()
+    if found is not None:
+        _MEMO[key] = found
+    return found

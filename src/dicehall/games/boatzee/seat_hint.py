@@ -8,7 +8,7 @@ is planned over the re-rolls left with :class:`~dicehall.games.boatzee.planner.T
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any, Protocol
 
@@ -113,13 +113,18 @@ def seat_hint(view: BoatzeeView, legal: Sequence[Any]) -> dict[str, Any]:
     ranked.sort(key=lambda item: -item[0])
     best = ranked[0][0]
     now = total(card)
+    win = _win_chances(view, hand, rerolls) if exact else None
     out = []
     for value, text, data in ranked[:SHOWN]:
         if exact:
             text += f": expect {now + value:.1f} in all"
         elif value < best:
             text += f" ({best - value:.1f} worse)"
-        out.append({**data, "text": text, "value": value})
+        extra = {}
+        if win is not None:
+            extra["win_chance"] = win(data)
+            text += f", {extra['win_chance']:.1%} to win"
+        out.append({**data, **extra, "text": text, "value": value})
     note = (
         "Values from the solved tables: the expected final score under best solitaire play."
         if exact and options.columns == 1
@@ -127,7 +132,42 @@ def seat_hint(view: BoatzeeView, legal: Sequence[Any]) -> dict[str, Any]:
         if exact
         else "Values from the heuristic evaluation (the solved tables are not on this server)."
     )
+    summary = f"Best: {out[0]['text']}."
+    if win is not None:
+        note += " Chances to win: both cards played for points after this choice."
+        _, text, data = max(ranked, key=lambda item: (round(win(item[2]), 12), item[0]))
+        if data != {k: out[0].get(k) for k in data}:
+            summary += f" To win: {text} ({win(data):.1%})."
     basis = (
         BASIS_HEURISTIC if not exact else BASIS_EXACT if options.columns == 1 else BASIS_PER_COLUMN
     )
-    return with_basis({"summary": f"Best: {out[0]['text']}.", "choices": out, "note": note}, *basis)
+    return with_basis({"summary": summary, "choices": out, "note": note}, *basis)
+
+
+def _win_chances(
+    view: BoatzeeView, hand: int, rerolls: int
+) -> Callable[[dict[str, Any]], float] | None:
+    """In a two-seat one-column boatzee game with the final-score table cached: each
+    choice's chance to finish ahead of the other card (see :mod:`winmax`), else None."""
+    options = view.options
+    if len(view.cards) != 2 or options.columns != 1 or options.ruleset != "boatzee":
+        return None
+    from dicehall.games.boatzee.final_scores import cached
+    from dicehall.games.boatzee.winmax import WinValuation
+
+    finals = cached()
+    if finals is None:
+        return None
+    seat = view.seat or 0
+    card = view.cards[seat]
+    choices, values = WinValuation(finals, [view.cards[1 - seat]]).choice_values(card, "boatzee")
+    where = {box: c for c, (box, _) in enumerate(choices)}
+    keeps = TurnPlan(values).keep_value[min(rerolls, 2) - 1] if rerolls else None
+
+    def chance(data: dict[str, Any]) -> float:
+        if "box" in data:
+            return float(values[hand, where[data["box"]]])
+        assert keeps is not None
+        return float(keeps[KEEP_INDEX[tuple(data["keep"])]])
+
+    return chance
