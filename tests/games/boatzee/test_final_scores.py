@@ -98,7 +98,7 @@ def test_two_empty_cards_win_half_each_and_a_finished_game_is_decided(solved: Pa
     finals = final_scores()
     empty = make_card(1, {})
     assert WinValuation(finals, [empty]).win_chance(empty) == pytest.approx(0.5, abs=1e-6)
-    full = {(box, 1): 0 for box in BOXES}
+    full: dict[tuple[str, int], int] = {(box, 1): 0 for box in BOXES}
     low = make_card(1, full | {("chance", 1): 20})
     high = make_card(1, full | {("chance", 1): 25})
     assert beat_chances([low], finals)[20] == 0.5
@@ -110,7 +110,7 @@ def test_two_empty_cards_win_half_each_and_a_finished_game_is_decided(solved: Pa
 
 def test_a_last_box_is_valued_by_whether_its_points_beat_the_rival(solved: Path) -> None:
     finals = final_scores()
-    zeros = {(box, 1): 0 for box in BOXES}
+    zeros: dict[tuple[str, int], int] = {(box, 1): 0 for box in BOXES}
     rival = make_card(1, zeros | {("chance", 1): 20})
     card = make_card(1, {key: v for key, v in zeros.items() if key != ("chance", 1)})
     choices, values = WinValuation(finals, [rival]).choice_values(card, "boatzee")
@@ -125,7 +125,7 @@ def test_a_two_seat_hint_gives_each_choice_its_chance_to_win(solved: Path) -> No
     from dicehall.games.boatzee import GAME
     from dicehall.games.boatzee.seat_hint import seat_hint
 
-    zeros = {(box, 1): 0 for box in BOXES}
+    zeros: dict[tuple[str, int], int] = {(box, 1): 0 for box in BOXES}
     rival = make_card(1, zeros | {("chance", 1): 21})
     mine = make_card(1, {key: v for key, v in zeros.items() if key != ("chance", 1)})
     state = replace(

@@ -167,7 +167,7 @@ def test_winmax_plays_to_the_end_from_its_own_view(solved: Path, seats: int, col
 
 def _last_turn(rival_total: int, dice: tuple[int, ...]) -> Table[BoatzeeState, Reroll | Score]:
     # Seat 1's last turn, Chance its open box and every other box 0; seat 0 has finished.
-    zeros = {(box, 1): 0 for box in BOXES}
+    zeros: dict[tuple[str, int], int] = {(box, 1): 0 for box in BOXES}
     rival = make_card(1, zeros | {("chance", 1): rival_total})
     mine = make_card(1, {key: v for key, v in zeros.items() if key != ("chance", 1)})
     table: Table[BoatzeeState, Reroll | Score] = Table(GAME, 2, GAME.options({}))
