@@ -31,7 +31,7 @@ BOTS = LazyBots(
 SLOW_BOTS: dict[str, SlowBot] = {
     "optimal": SlowBot(fallback="heuristic", cold_seconds=20),
     "strong": SlowBot(fallback="heuristic", cold_seconds=20),
-    "winmax": SlowBot(fallback="heuristic", cold_seconds=40),
+    "winmax": SlowBot(fallback="heuristic", cold_seconds=30),
 }
 
 ENTRY = GameEntry(
