@@ -223,7 +223,6 @@ def test_hint_against_an_opponent_ranks_by_the_chance_to_win(cli: CliRunner, sol
     [
         (["--scored", "ones=1", "--opponent", "ones=1,twos=2,threes=3"], "one more (2)"),
         (["--opponent", "", "--ruleset", "yahtzee"], "boatzee ruleset"),
-        (["--opponent", "", "--json"], "not --json"),
         (["--opponent", "fh=20"], "cannot hold 20"),
     ],
 )

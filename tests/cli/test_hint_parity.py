@@ -136,8 +136,12 @@ def test_boatzee(cli: CliRunner, solved: Path, seed: int, ruleset: str) -> None:
         args = ["--dice", faces(state.dice), "--rolls-left", str(view.rerolls_left)]
         args += ["--scored", _scored(card), "--bonuses", str(card.extra_bonuses)]
         args += ["--ruleset", ruleset]
+        if ruleset == "boatzee":  # two seats: each choice's chance to win as well
+            args += ["--opponent", _scored(state.cards[1 - seat])]
         hint = same_hint(cli, "boatzee", (state, seat), *args)
         assert "solved tables" in hint["note"]
+        if ruleset == "boatzee":
+            assert all("win_chance" in choice for choice in hint["choices"])
 
 
 # -- Boss Dice ----------------------------------------------------------------------------------

@@ -258,22 +258,30 @@ def hint_position(
     rolls_left: int,
     ruleset: Ruleset,
     joker: Joker = "forced",
+    rival: Card | None = None,
 ) -> tuple[BoatzeeView, Sequence[BoatzeeAction]]:
-    """The view and legal moves of one player with ``card`` (one column) and ``dice`` on the
-    table, ``rolls_left`` re-rolls still allowed this turn."""
+    """The view and legal moves of a player with ``card`` (one column) and ``dice`` on the
+    table, ``rolls_left`` re-rolls still allowed this turn: alone, or with ``rival`` in a
+    two-seat game (first to play when it has filled as many boxes, else second)."""
     from dicehall.games.boatzee.hints import MAX_REROLLS
 
     if not 0 <= rolls_left <= MAX_REROLLS:
         raise InvalidInput(f"rolls left must be 0, 1 or 2, not {rolls_left}")
     filled = sum(value is not None for value in card.boxes[0])
+    cards: tuple[Card, ...] = (card,)
+    seat = 0
+    if rival is not None:
+        seat = int(sum(value is not None for value in rival.boxes[0]) > filled)
+        cards = (rival, card) if seat else (card, rival)
     state = replace(
-        GAME.start(1, BoatzeeOptions(ruleset=ruleset, joker=joker)),
-        cards=(card,),
+        GAME.start(len(cards), BoatzeeOptions(ruleset=ruleset, joker=joker)),
+        cards=cards,
+        current=seat,
         dice=tuple(dice),
         rolls=ROLLS_PER_TURN - rolls_left,
-        turns=filled,
+        turns=filled * len(cards) + seat,
     )
-    return GAME.view(state, 0), GAME.legal(state, 0)
+    return GAME.view(state, seat), GAME.legal(state, seat)
 
 
 def _choice_text(choice: Choice) -> str:
@@ -316,7 +324,7 @@ def hint_command(
 
     With --opponent: ranked by the chance to finish ahead of the opponent, each choice's
     expected final total beside it. With --json: the seat's hint exactly as the site gives
-    it (the best five choices).
+    it (the best five choices; with --opponent, in a two-seat game, with their chances).
     """
     from dicehall.games.boatzee.hints import hint, scored_card
     from dicehall.games.boatzee.table_cache import load, solve_and_store
@@ -326,20 +334,25 @@ def hint_command(
     rules, jokers = options.ruleset, options.joker
     faces = parse_faces(dice, count=5)
     card = scored_card(parse_scored(scored), rules, bonuses)
-    view, legal = hint_position(card, faces, rolls_left, rules, jokers)
     rival = None
     if opponent is not None:
+        from dicehall.games.boatzee.winmax import check_duel
+
         if rules != "boatzee":
             raise InvalidInput("--opponent: win chances are for the boatzee ruleset")
-        if as_json:
-            raise InvalidInput("--opponent ranks by the chance to win in the table, not --json")
         rival = scored_card(parse_scored(opponent), rules, full_ok=True)
+        check_duel(card, rival)
+    view, legal = hint_position(card, faces, rolls_left, rules, jokers, rival)
     usable_data_dir()
     if load(rules, 1, jokers) is None:
         err_console.print("No solved table yet: solving it once (a few seconds).")
         with _solving(rules, jokers) as progress:
             solve_and_store(rules, 1, progress, joker=jokers)
     if as_json:
+        if rival is not None:
+            from dicehall.cli.commands.boatzee_duel import ready_finals
+
+            ready_finals()  # the hint reads the distributions only when they are cached
         print_seat_hint("boatzee", view, legal)
         return
     if rival is not None:
