@@ -2,8 +2,9 @@
 
 Each runs in-process through the command line's ``run`` with no input (a game is left at its
 first prompt: end of input), in a scratch working directory (a ``--plot`` picture lands
-there), with a data directory that the session's commands share, so a table one command
-solves serves the next. See :mod:`tests.docs.commands` for the markers a page may use.
+there), with a data directory that the session's commands share (the boatzee tests' solved
+tables already in it), so a table one command solves serves the next. See
+:mod:`tests.docs.commands` for the markers a page may use.
 """
 
 from __future__ import annotations
@@ -14,15 +15,20 @@ import pytest
 
 from tests.conftest import CliRunner
 from tests.docs.commands import DocCommand, DocError, commands_in, documented_commands
+from tests.games.boatzee.solved import solved_dir
+
+__all__ = ["solved_dir"]
 
 COMMANDS = documented_commands()
 RUN = [c for c in COMMANDS if c.exit is not None]
 
 
 @pytest.fixture(scope="session")
-def doc_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The data directory every documented command of this session uses."""
-    return tmp_path_factory.mktemp("doc-commands-data")
+def doc_data_dir(solved_dir: Path) -> Path:
+    """The data directory every documented command of this session uses: the session's
+    solved Boatzee tables are already there (the boatzee tests build them anyway), so the
+    documented hints and games do not solve them a second time."""
+    return solved_dir
 
 
 @pytest.mark.parametrize("command", RUN, ids=[c.where for c in RUN])

@@ -60,6 +60,7 @@ def test_others_are_served_while_a_cold_bot_builds_its_tables(
             game = _into_the_bots_turn(client, me, created.json())
             assert game["bot_turn"]["bot"] == "optimal" and game["bot_turn"]["warming_up"]
             slowest = 0.0
+            timings: list[tuple[float, str]] = []
             reads = [
                 ("GET", "/rules/boss", None),
                 ("GET", f"{API}/games/kinds", None),
@@ -72,13 +73,21 @@ def test_others_are_served_while_a_cold_bot_builds_its_tables(
                 for method, path, headers in reads:
                     started = time.monotonic()
                     response = client.request(method, path, headers=headers)
-                    slowest = max(slowest, time.monotonic() - started)
+                    took = time.monotonic() - started
+                    slowest = max(slowest, took)
+                    timings.append((round(took, 3), path))
                     assert response.status_code == 200, (path, response.text)
             still = client.get(f"{API}/games/{game['id']}", headers=me).json()
             # The bot is still building its tables (about half a minute), yet every read
             # above was answered at once.
             assert still["bot_turn"] is not None, "the bot finished too soon to show anything"
-            assert slowest < 1.0, f"a read took {slowest:.2f} s while the bot was warming up"
+            # Reads take 10-60 ms here. A build on the event loop would hold the first read
+            # for the whole build (and the bot would be done by now); 2.5 s leaves room for
+            # the scheduling stalls of a loaded 2-core CI machine (one read of 30 has taken
+            # 1.0-1.1 s there, with two test workers, this server and its bot pool).
+            assert slowest < 2.5, (
+                f"a read took {slowest:.2f} s while the bot was warming up: {sorted(timings)[-5:]}"
+            )
     finally:
         server.stop()
         services.engine.dispose()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dicehall.engine import Acted, Event, Resolved
@@ -14,6 +15,9 @@ from dicehall.engine.harness import check_random_play
 from dicehall.games.boatzee import BOTS, GAME, BoatzeeOptions, BoatzeeState, Reroll, Score
 from dicehall.games.boatzee.card import Card
 from dicehall.games.boatzee.scoring import BOX_INDEX, BOXES, box_score
+from tests.games.boatzee.solved import solved, solved_dir
+
+__all__ = ["solved", "solved_dir"]
 
 
 def independent_total(card: Card) -> int:
@@ -122,14 +126,17 @@ def test_random_play(seed: int, seats: int, columns: int, rules: tuple[str, str]
     check_game(seats, BoatzeeOptions(columns, *rules), seed)  # type: ignore[arg-type]
 
 
-@settings(max_examples=6, deadline=None)
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     seed=st.integers(0, 2**32 - 1),
     bot=st.sampled_from(sorted(BOTS)),
     columns=st.integers(1, 2),
     ruleset=st.sampled_from(["boatzee", "yahtzee"]),
 )
-def test_bot_play(seed: int, bot: str, columns: int, ruleset: str) -> None:
+def test_bot_play(solved: Path, seed: int, bot: str, columns: int, ruleset: str) -> None:
+    # The table bots read the session's solved tables (the same for every example).
     check_game(2, BoatzeeOptions(columns, ruleset), seed, BOTS[bot])  # type: ignore[arg-type]
 
 
