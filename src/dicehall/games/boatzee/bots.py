@@ -4,7 +4,8 @@ All of them plan each turn exactly (every re-roll choice by expectimax); they di
 how they value the final choice. ``greedy`` takes the best points now, ``heuristic`` adds
 estimated prospects, and ``optimal`` and ``strong`` add what the solved tables expect of the
 rest of the game (see :mod:`valuation`): exactly optimal play with one column, the
-per-column decomposition with two or three. The registry adds the ``random`` bot.
+per-column decomposition with two or three. ``winmax`` values it by the chance to finish
+ahead of the other cards (:mod:`winmax`). The registry adds the ``random`` bot.
 """
 
 from __future__ import annotations
