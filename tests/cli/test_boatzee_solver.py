@@ -90,6 +90,28 @@ def test_solve_gets_the_tables_of_double_and_triple_ready(cli: CliRunner, solved
     assert refused.code == 2 and "--columns" in refused.err
 
 
+def test_solve_builds_the_final_score_distributions_on_request(
+    cli: CliRunner, solved: Path
+) -> None:
+    from dicehall.games.boatzee.final_scores import load
+
+    meta = solved / "boatzee" / "finals-x1.json"
+    before = meta.stat().st_mtime_ns
+    result = cli("solve", "boatzee", "--final-scores", "--json")
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["final_scores"] == "finals-x1"
+    assert meta.stat().st_mtime_ns > before  # built afresh, as solve solves afresh
+    found = load()
+    assert found is not None and found.remaining(0, 0).sum() == pytest.approx(1.0, abs=1e-5)
+    assert "final_scores" not in json.loads(cli("solve", "boatzee", "--json").out)
+
+
+def test_final_scores_are_for_the_boatzee_ruleset(cli: CliRunner, empty_data: Path) -> None:
+    result = cli("solve", "boatzee", "--ruleset", "yahtzee", "--final-scores")
+    assert result.code == 2 and "boatzee ruleset" in result.err
+    assert not (empty_data / "boatzee").exists()  # refused before anything was solved
+
+
 def test_solve_refuses_an_unknown_ruleset(cli: CliRunner, empty_data: Path) -> None:
     result = cli("solve", "boatzee", "--ruleset", "poker")
     assert result.code == 2

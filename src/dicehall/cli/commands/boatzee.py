@@ -156,6 +156,8 @@ class SolveReport(Report):
     wall_seconds: float = 0.0
     #: With ``--columns 2`` or ``3``: the tables ``strong`` plays that form by, now ready.
     column_tables: list[str] | None = field(default=None, metadata=OMIT_NONE)
+    #: With ``--final-scores``: the distributions ``winmax`` plays by, now ready.
+    final_scores: str | None = field(default=None, metadata=OMIT_NONE)
 
 
 def _column_tables(rules: Ruleset, joker: Joker, columns: int) -> list[str]:
@@ -190,22 +192,40 @@ def solve(
             help="Also get the tables the strong bot plays Double (2) or Triple (3) by.",
         ),
     ] = 1,
+    final_scores: Annotated[
+        bool,
+        typer.Option(
+            "--final-scores",
+            help="Also build the final-score distributions that winmax and two-seat hints "
+            "use (boatzee ruleset).",
+        ),
+    ] = False,
     as_json: JsonText = False,
 ) -> None:
     """Solve one-column solitaire play exactly: the optimal expected score and its spread.
 
     The solved table is cached in the user data directory for hints and the optimal bot;
-    with --columns 2 or 3, so are the tables strong plays Double or Triple by.
+    with --columns 2 or 3, so are the tables strong plays Double or Triple by; with
+    --final-scores, the distributions winmax plays by.
     """
     started = clock()
     from dicehall.games.boatzee.table_cache import solve_and_store
 
     options = _rules(ruleset, joker)
     rules = options.ruleset
+    if final_scores and rules != "boatzee":
+        raise InvalidInput("--final-scores: the distributions are for the boatzee ruleset")
     usable_data_dir()
     with _solving(rules, options.joker) as progress:
         table = solve_and_store(rules, 1, progress, joker=options.joker)
     extra = _column_tables(rules, options.joker, columns) if columns > 1 else None
+    finals = None
+    if final_scores:
+        from dicehall.games.boatzee.final_scores import build_and_store
+
+        with progress_bar("Final scores under optimal play: states") as advance:
+            build_and_store(advance)
+        finals = "finals-x1"
     shown_joker = options.joker if rules == "yahtzee" else None
     report = SolveReport(
         rules,
@@ -215,6 +235,7 @@ def solve(
         shown_joker,
         wall_seconds=clock() - started,
         column_tables=extra,
+        final_scores=finals,
     )
     if as_json:
         print_report(report)
@@ -228,6 +249,8 @@ def solve(
     )
     if extra:
         console.print(f"Tables for {columns} columns ready: {', '.join(extra)}")
+    if finals:
+        console.print(f"Final-score distributions ready: {finals}")
     console.print(f"Table cached in {data_dir() / 'boatzee'}", markup=False, soft_wrap=True)
 
 
