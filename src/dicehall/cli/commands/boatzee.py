@@ -45,7 +45,6 @@ from dicehall.games.boatzee.scoring import BOXES, TITLES, Box, all_scores, joker
 
 if TYPE_CHECKING:
     # The solver stack (NumPy, Numba) loads when a command needs it, not for --help.
-    from dicehall.games.boatzee.hints import Choice
     from dicehall.games.boatzee.table_cache import Progress
 
 Ruleset_ = Annotated[str, typer.Option("--ruleset", help="boatzee or yahtzee.")]
@@ -307,14 +306,6 @@ def hint_position(
     return GAME.view(state, seat), GAME.legal(state, seat)
 
 
-def _choice_text(choice: Choice) -> str:
-    if choice.keep is not None:
-        held = " ".join(map(str, choice.keep)) if choice.keep else "nothing"
-        return f"keep {held}, re-roll {counted(5 - len(choice.keep), 'die')}"
-    assert choice.box is not None
-    return f"score {TITLES[choice.box]} ({choice.points})"
-
-
 def hint_command(
     dice: Annotated[str, typer.Option("--dice", help="The five dice, e.g. 1,1,2,3,4.")],
     rolls_left: Annotated[
@@ -383,6 +374,8 @@ def hint_command(
 
         print_duel_hint(card, rival, faces, rolls_left)
         return
+    from dicehall.cli.commands.boatzee_duel import choice_text
+
     choices = hint(card, faces, rolls_left, rules, for_game(1, rules, joker=jokers), jokers)
     table = RichTable(
         title=f"{' '.join(map(str, faces))}, {counted(rolls_left, 're-roll')}"
@@ -393,7 +386,7 @@ def hint_command(
     table.add_column("expected final", justify="right")
     for rank, choice in enumerate(choices, start=1):
         style = "bold green" if rank == 1 else ""
-        table.add_row(str(rank), _choice_text(choice), f"{choice.expected_final:.2f}", style=style)
+        table.add_row(str(rank), choice_text(choice), f"{choice.expected_final:.2f}", style=style)
     table.caption = "expected final total: points on the card plus optimal play from here"
     console.print(table)
     from dicehall.games.boatzee.seat_hint import BASIS_EXACT

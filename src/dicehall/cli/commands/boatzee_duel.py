@@ -21,6 +21,7 @@ from dicehall.games.boatzee.scoring import TITLES
 
 if TYPE_CHECKING:
     from dicehall.games.boatzee.final_scores import FinalScores
+    from dicehall.games.boatzee.hints import Choice
     from dicehall.games.boatzee.winmax import DuelChoice
 
 
@@ -36,8 +37,8 @@ def ready_finals() -> FinalScores:
     return found
 
 
-def choice_text(choice: DuelChoice) -> str:
-    """``keep 6 6, re-roll 3 dice`` or ``score Chance (22)``."""
+def choice_text(choice: Choice | DuelChoice) -> str:
+    """``keep 6 6, re-roll 3 dice`` or ``score Chance (22)`` (a hint's or a duel's choice)."""
     if choice.keep is not None:
         held = " ".join(map(str, choice.keep)) if choice.keep else "nothing"
         return f"keep {held}, re-roll {counted(5 - len(choice.keep), 'die')}"

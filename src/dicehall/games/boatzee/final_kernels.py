@@ -16,6 +16,7 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from dicehall.games.boatzee.dice_tables import FloatArray, IntArray
+from dicehall.games.boatzee.solver_kernels import roll_down
 
 Float32Array = npt.NDArray[np.float32]
 
@@ -72,13 +73,8 @@ def _best_keeps(
 ) -> None:
     # With one more re-roll: hand[h] becomes the best keep's value, chosen[FIRST_HAND + h]
     # that keep (the hand itself when holding every die is best, so equals keep the dice).
-    for h in range(HANDS):
-        keep[FIRST_HAND + h] = hand[h]
-    for k in range(FIRST_HAND - 1, -1, -1):
-        s = 0.0
-        for f in range(6):
-            s += keep[grow[k, f]]
-        keep[k] = s / 6.0
+    # The keeps are valued as the solver values them; only the choice of keep is new here.
+    roll_down(hand, hand, keep, keep, grow, False)
     best[KEEPS] = NEG
     for k in range(KEEPS):
         v = keep[k]

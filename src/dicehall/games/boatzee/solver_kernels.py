@@ -176,7 +176,7 @@ def _stop_values(
 
 
 @njit(cache=True)
-def _roll_down(
+def roll_down(
     hand: FloatArray,
     hand2: FloatArray,
     keep: FloatArray,
@@ -184,7 +184,8 @@ def _roll_down(
     grow: IntArray,
     with_moments: bool,
 ) -> None:
-    # keep[k]: holding keep k and rolling the rest, then valuing the hand by ``hand``.
+    """``keep[k]``: holding keep k and rolling the rest, the new hand valued by ``hand``
+    (``keep2`` from ``hand2`` likewise when ``with_moments``)."""
     for h in range(HANDS):
         keep[FIRST_HAND + h] = hand[h]
     for k in range(FIRST_HAND - 1, -1, -1):
@@ -354,7 +355,7 @@ def solve_states(
                 for h in range(HANDS):
                     hand[h] = max(hand[h] - fill_cost, stay)
             for _ in range(2):
-                _roll_down(hand, hand2, keep, keep2, grow, with_moments)
+                roll_down(hand, hand2, keep, keep2, grow, with_moments)
                 _best_keep_up(keep, keep2, best, best2, shrink, hand, hand2, with_moments)
             first = 0.0
             first2 = 0.0
