@@ -18,13 +18,16 @@ from dicehall.server.domain.integrity import EVENTS, GAMES
 from dicehall.server.domain.services import Services
 from tests.conftest import CliResult, CliRunner
 from tests.server.conftest import Headers, MakeUser
+from tests.server.proof_games import settled
 
 API = "/api/v1"
 
 
 def play_a_little(client: TestClient, headers: Headers, game: dict[str, Any], moves: int) -> None:
-    """Take the first legal action a few times (bots and dice answer in between)."""
+    """Take the first legal action a few times (bots and dice answer in between), and leave
+    the game with nothing pending, so that no bot writes to it while a test damages it."""
     for _ in range(moves):
+        game = settled(client, headers, game)
         if game["status"] != "active" or not game["your_turn"]:
             return
         response = client.post(
@@ -34,6 +37,7 @@ def play_a_little(client: TestClient, headers: Headers, game: dict[str, Any], mo
         )
         assert response.status_code == 200, response.text
         game = response.json()
+    settled(client, headers, game)
 
 
 def some_games(client: TestClient, make_user: MakeUser) -> dict[str, int]:
