@@ -1,20 +1,21 @@
-"""Double Boatzee: does a correction fitted on self-play improve ``strong``'s relaxed values?
+"""Double and Triple Boatzee: does a correction fitted on self-play improve ``strong``?
 
-``strong`` values a Double card as the sum of each column's relaxed table
+``strong`` values a Double or Triple card as the sum of each column's relaxed table
 (:mod:`dicehall.games.boatzee.flexible`), so it ignores how the columns compete for the same
 rolls. This fits a linear correction ``w . phi(card)`` to that value by least-squares temporal
 differences (LSTD(0)) on ``strong``'s own games: the target of a turn is the points it scored
 plus the change in the relaxed value. The features are zero on a full card:
 
-- ``overlap``: for each box, whether it is open in both columns (13), and the same scaled by
-  the share of boxes still open (13);
-- ``rich``: those, plus each column's open boxes scaled by the share and its square (52), and
-  whether each column still chases its upper bonus (4).
+- ``overlap``: for each box and each pair of columns, whether it is open in both (13 a pair),
+  and the same scaled by the share of boxes still open;
+- ``rich``: those, plus each column's open boxes scaled by the share and its square (26 a
+  column), and whether each column still chases its upper bonus (2 a column).
 
 Then ``strong`` and ``strong`` with the correction play the same seeded games and the gain is
 reported with its 95% interval. Prints JSON.
 
     python bench/bench_flex_lstd.py --train 8000 --games 2000 --features overlap
+    python bench/bench_flex_lstd.py --columns 3 --train 4000 --games 1000
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from itertools import combinations
 
 import numpy as np
 
@@ -47,13 +49,12 @@ from dicehall.games.boatzee.scoring import BOXES, Box
 Features = Callable[[Card], FloatArray]
 #: z for a two-sided 95% interval.
 Z95 = 1.959964
-COLUMNS = 2
 
 
 def overlap(card: Card) -> FloatArray:
-    """Boxes open in both columns, plain and scaled by the share of boxes still open."""
+    """Boxes open in both columns of each pair, plain and scaled by the share still open."""
     opened = np.array([[v is None for v in column] for column in card.boxes], dtype=np.float64)
-    both = opened[0] * opened[1]
+    both = np.concatenate([opened[a] * opened[b] for a, b in combinations(range(len(opened)), 2)])
     share = opened.sum() / opened.size
     return np.concatenate([both, both * share])
 
@@ -114,12 +115,14 @@ class Recorder(PlanningBot):
         return super().choose(view, legal)
 
 
-def play(valuation: FlexValuation, seeds: Sequence[int]) -> tuple[FloatArray, list[list[Card]]]:
+def play(
+    valuation: FlexValuation, columns: int, seeds: Sequence[int]
+) -> tuple[FloatArray, list[list[Card]]]:
     """Each game's final score and its cards turn by turn (the full card last)."""
     scores, games = [], []
     for seed in seeds:
         bot = Recorder(valuation)
-        state, result, _ = play_out(GAME, 1, BoatzeeOptions(COLUMNS), [bot], Seeded(seed))
+        state, result, _ = play_out(GAME, 1, BoatzeeOptions(columns), [bot], Seeded(seed))
         scores.append(result.scores[0])
         games.append([*bot.cards, state.cards[0]])
     return np.array(scores, dtype=np.float64), games
@@ -154,23 +157,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--train", type=int, default=8000, help="self-play games to fit on")
     parser.add_argument("--games", type=int, default=2000, help="games to compare on")
     parser.add_argument("--features", choices=sorted(FEATURES), default="overlap")
+    parser.add_argument("--columns", type=int, choices=(2, 3), default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.train < 1 or args.games < 2:
         parser.error("--train must be at least 1 and --games at least 2")
-    base = for_columns(COLUMNS)
+    base = for_columns(args.columns)
     features = FEATURES[args.features]
     trainer = random.Random(f"train:{args.seed}")
     started = time.process_time()
-    _, games = play(base, [trainer.getrandbits(63) for _ in range(args.train)])
+    _, games = play(base, args.columns, [trainer.getrandbits(63) for _ in range(args.train)])
     weights = fit(base, features, games)
     fitted = time.process_time() - started
-    seeds = [random.Random(f"{args.seed}:{COLUMNS}:{i}").getrandbits(63) for i in range(args.games)]
-    plain, _ = play(base, seeds)
-    corrected, _ = play(Corrected(base, features, weights), seeds)
+    seeds = [
+        random.Random(f"{args.seed}:{args.columns}:{i}").getrandbits(63) for i in range(args.games)
+    ]
+    plain, _ = play(base, args.columns, seeds)
+    corrected, _ = play(Corrected(base, features, weights), args.columns, seeds)
     gain = corrected - plain
     report = {
-        "columns": COLUMNS,
+        "columns": args.columns,
         "features": args.features,
         "train_games": args.train,
         "games": args.games,

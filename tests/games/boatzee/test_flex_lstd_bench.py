@@ -33,6 +33,9 @@ def test_overlap_counts_the_boxes_open_in_both_columns() -> None:
     found = lstd.overlap(card)
     assert found[:13].tolist() == [0, 0] + [1] * 11
     assert found[13:] == pytest.approx(found[:13] * 24 / 26)
+    triple = lstd.overlap(lstd.after(empty_card(3), BOXES[0], 3))
+    assert len(triple) == 3 * 13 * 2  # each pair of columns: (1, 2), (1, 3), (2, 3)
+    assert [triple[13 * pair] for pair in range(3)] == [1, 0, 0]
 
 
 def test_a_correction_shifts_only_the_choices_that_change_its_features(solved: Path) -> None:
@@ -50,9 +53,9 @@ def test_a_correction_shifts_only_the_choices_that_change_its_features(solved: P
 def test_a_small_run_prints_its_comparison(
     solved: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert lstd.main(["--train", "3", "--games", "3", "--features", "rich"]) == 0
+    assert lstd.main(["--train", "3", "--games", "3", "--features", "rich", "--columns", "3"]) == 0
     printed = json.loads(capsys.readouterr().out)
-    assert printed["features"] == "rich" and printed["games"] == 3
+    assert printed["features"] == "rich" and printed["games"] == 3 and printed["columns"] == 3
     gain = printed["corrected"]["mean"] - printed["strong"]["mean"]
     assert printed["gain"]["mean"] == pytest.approx(gain, abs=0.02)
     assert printed["gain"]["low"] <= printed["gain"]["mean"] <= printed["gain"]["high"]
