@@ -22,14 +22,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 
+if __package__ in (None, ""):  # run as a file: the repository root makes ``bench`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.bench_flex import summary
 from dicehall.engine import Seeded, play_out
 from dicehall.games.boatzee import GAME, BoatzeeOptions
 from dicehall.games.boatzee.bots import PlanningBot
@@ -38,17 +43,23 @@ from dicehall.games.boatzee.card import (
     Card,
     Joker,
     Ruleset,
-    open_boxes,
+    fill,
+    is_full,
     total,
 )
 from dicehall.games.boatzee.dice_tables import FloatArray
 from dicehall.games.boatzee.flexible import FlexValuation, for_columns
 from dicehall.games.boatzee.rules import BoatzeeAction, BoatzeeView
-from dicehall.games.boatzee.scoring import BOXES, Box
+from dicehall.games.boatzee.scoring import Box
 
 Features = Callable[[Card], FloatArray]
-#: z for a two-sided 95% interval.
-Z95 = 1.959964
+#: Any dice: the features see only which boxes are open, not the points a box got.
+ANY_DICE = (1, 2, 3, 4, 6)
+
+
+def filled(card: Card, box: Box, column: int) -> Card:
+    """The card with ``box`` of ``column`` filled (by :func:`card.fill`, with any dice)."""
+    return fill(card, ANY_DICE, "boatzee", box, column)
 
 
 def overlap(card: Card) -> FloatArray:
@@ -75,13 +86,6 @@ def rich(card: Card) -> FloatArray:
 FEATURES: dict[str, Features] = {"overlap": overlap, "rich": rich}
 
 
-def after(card: Card, box: Box, column: int) -> Card:
-    """The card with ``box`` of ``column`` filled (the points do not matter to the features)."""
-    boxes = [list(c) for c in card.boxes]
-    boxes[column - 1][BOXES.index(box)] = 0
-    return Card(tuple(tuple(c) for c in boxes))
-
-
 class Corrected(FlexValuation):
     """``strong``'s values plus ``weights . features(card after the choice)``."""
 
@@ -95,7 +99,7 @@ class Corrected(FlexValuation):
     ) -> tuple[list[tuple[Box, int]], FloatArray]:
         """The relaxed values, each choice shifted by the correction of the card it leaves."""
         choices, values = super().choice_values(card, ruleset, joker)
-        shift = [float(self.features(after(card, b, k)) @ self.weights) for b, k in choices]
+        shift = [float(self.features(filled(card, b, k)) @ self.weights) for b, k in choices]
         corrected: FloatArray = values + np.array(shift)[None, :]
         return choices, corrected
 
@@ -134,21 +138,14 @@ def fit(base: FlexValuation, features: Features, games: Sequence[list[Card]]) ->
     a = np.zeros((size, size))
     b = np.zeros(size)
     for cards in games:
-        futures = [base.future(c) if open_boxes(c) else 0.0 for c in cards]
-        phis = [features(c) if open_boxes(c) else np.zeros(size) for c in cards]
+        futures = [0.0 if is_full(c) else base.future(c) for c in cards]
+        phis = [np.zeros(size) if is_full(c) else features(c) for c in cards]
         for t in range(len(cards) - 1):
             delta = total(cards[t + 1]) - total(cards[t]) + futures[t + 1] - futures[t]
             a += np.outer(phis[t], phis[t] - phis[t + 1])
             b += phis[t] * delta
     weights: FloatArray = np.linalg.solve(a + 1e-3 * np.eye(size), b).astype(np.float64)
     return weights
-
-
-def summary(values: FloatArray) -> dict[str, float]:
-    """Mean and its 95% interval."""
-    mean = float(values.mean())
-    half = Z95 * float(values.std(ddof=1)) / math.sqrt(len(values))
-    return {"mean": round(mean, 2), "low": round(mean - half, 2), "high": round(mean + half, 2)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,11 +29,11 @@ def test_features_vanish_on_a_full_card(name: str) -> None:
 
 
 def test_overlap_counts_the_boxes_open_in_both_columns() -> None:
-    card = lstd.after(lstd.after(empty_card(2), BOXES[0], 1), BOXES[1], 2)
+    card = lstd.filled(lstd.filled(empty_card(2), BOXES[0], 1), BOXES[1], 2)
     found = lstd.overlap(card)
     assert found[:13].tolist() == [0, 0] + [1] * 11
     assert found[13:] == pytest.approx(found[:13] * 24 / 26)
-    triple = lstd.overlap(lstd.after(empty_card(3), BOXES[0], 3))
+    triple = lstd.overlap(lstd.filled(empty_card(3), BOXES[0], 3))
     assert len(triple) == 3 * 13 * 2  # each pair of columns: (1, 2), (1, 3), (2, 3)
     assert [triple[13 * pair] for pair in range(3)] == [1, 0, 0]
 
