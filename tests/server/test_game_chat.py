@@ -18,6 +18,7 @@ from dicehall.server.core.models import ChatLine, User
 from dicehall.server.domain.people import chat, relations
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
+from tests.server.resigning import resign
 from tests.server.test_accounts import browser, log_in
 from tests.server.test_watching import _receive_until, two_players
 
@@ -63,15 +64,6 @@ def ignore(services: Services, owner: str, target: str) -> None:
         relations.put(conn, pk_of(services, owner), pk_of(services, target), "ignore", None)
 
 
-def resign(client: TestClient, game_id: int, headers: Headers) -> None:
-    version = client.get(f"{API}/games/{game_id}", headers=headers).json()["version"]
-    answer = client.post(
-        f"{API}/games/{game_id}/resign", json={"expected_version": version}, headers=headers
-    )
-    assert answer.status_code == 200, answer.text
-    assert answer.json()["status"] == "finished"
-
-
 def summary(client: TestClient, game_id: int, headers: Headers) -> Any:
     answer = client.get(f"{API}/games", headers=headers)
     assert answer.status_code == 200, answer.text
@@ -105,7 +97,7 @@ def test_players_talk_and_read_the_spectators_only_after_the_game(
     assert lines(client, gid, alice)["unread"] == 0
 
     # Once the game is over, they do; a player who resigned still talks as a player.
-    resign(client, gid, alice)
+    resign(client, alice, gid)
     after = lines(client, gid, bob)
     assert after["sees"] == ["players", "spectators"]
     assert bodies(after) == ["hello bob", "bob should keep the sixes"]
@@ -244,7 +236,7 @@ def test_an_ignore_hides_lines_both_ways(
     assert summary(client, gid, alice)["chat_unread"] == 0
     # The spectators' lines after the game: carol ignores alice, so neither reads the other.
     ignore(services, "carol", "alice")
-    resign(client, gid, bob)
+    resign(client, bob, gid)
     assert bodies(lines(client, gid, alice)) == ["from alice"]
     assert bodies(lines(client, gid, bob)) == ["from bob", "from carol"]
     assert bodies(lines(client, gid, carol)) == ["from bob", "from carol"]

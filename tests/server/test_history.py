@@ -20,6 +20,7 @@ from dicehall.server.domain import history
 from dicehall.server.domain.games import quotas
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
+from tests.server.resigning import resign as resign_game
 
 API = "/api/v1"
 
@@ -40,14 +41,7 @@ def start_vs_bot(client: TestClient, headers: Headers, game: str = "boss") -> An
 
 
 def resign(client: TestClient, headers: Headers, game: Any) -> Any:
-    answer = client.post(
-        f"{API}/games/{game['id']}/resign",
-        json={"expected_version": game["version"]},
-        headers=headers,
-    )
-    assert answer.status_code == 200, answer.text
-    assert answer.json()["status"] == "finished"
-    return answer.json()
+    return resign_game(client, headers, game["id"])
 
 
 def lost_game(client: TestClient, headers: Headers, game: str = "boss") -> int:

@@ -22,6 +22,7 @@ from dicehall.server.domain.ratings.ladder_moves import MOVES, POSITIONS
 from dicehall.server.domain.services import Services
 from tests.live import add_user
 from tests.server.conftest import Headers, MakeUser
+from tests.server.resigning import resign
 
 API = "/api/v1"
 KIND = "tenthousand"
@@ -89,17 +90,6 @@ def challenge(client: TestClient, headers: Headers, opponent: str, status: int =
     )
     assert answer.status_code == status, answer.text
     return answer.json()
-
-
-def resign(client: TestClient, headers: Headers, game_id: int) -> None:
-    game = client.get(f"{API}/games/{game_id}", headers=headers).json()
-    answer = client.post(
-        f"{API}/games/{game_id}/resign",
-        json={"expected_version": game["version"]},
-        headers=headers,
-    )
-    assert answer.status_code == 200, answer.text
-    assert answer.json()["status"] == "finished"
 
 
 # -- joining, leaving, positions, history --------------------------------------------------------

@@ -15,6 +15,7 @@ from dicehall.server.core.models import GameRow, SeatRow, User
 from dicehall.server.domain.people import profile
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
+from tests.server.resigning import resign as resign_game
 
 API = "/api/v1"
 
@@ -35,13 +36,7 @@ def two_person_game(
 
 
 def resign(client: TestClient, headers: Headers, game: Any) -> int:
-    answer = client.post(
-        f"{API}/games/{game['id']}/resign",
-        json={"expected_version": game["version"]},
-        headers=headers,
-    )
-    assert answer.status_code == 200 and answer.json()["status"] == "finished", answer.text
-    game_id: int = game["id"]
+    game_id: int = resign_game(client, headers, game["id"])["id"]
     return game_id
 
 
