@@ -5,6 +5,7 @@ It lives with the tests, not in the package: benchmarks put the repository root 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import socket
@@ -13,7 +14,8 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import IO, Any
+from multiprocessing.context import ForkServerProcess
+from typing import IO, Any, Protocol
 
 import httpx
 
@@ -31,6 +33,63 @@ def free_port() -> int:
         return port
 
 
+#: What a forked server's parent imports once: a fork of it starts serving without importing
+#: the site again (the imports are most of a server's start).
+_PRELOAD = ["tests.forked_site"]
+
+
+class ServerProcess(Protocol):
+    """What the tests use of a server's process: a ``Popen`` or a :class:`ForkedServer`."""
+
+    pid: int
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+
+class ForkedServer:
+    """``dicehall serve`` in a fork of a process that preloaded the site (the standard
+    library's forkserver), in a session of its own like a ``Popen(start_new_session=True)``."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], log_path: str) -> None:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(_PRELOAD)
+        self._child: ForkServerProcess = context.Process(  # type: ignore[attr-defined]
+            target=_serve_forked, args=(argv, env, log_path, os.getcwd()), daemon=False
+        )
+        self._child.start()
+        assert self._child.pid is not None
+        self.pid: int = self._child.pid
+
+    def poll(self) -> int | None:
+        """The exit status, or None while it runs."""
+        return self._child.exitcode
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Wait for the end (``subprocess.TimeoutExpired`` past ``timeout``)."""
+        self._child.join(timeout)
+        if self._child.exitcode is None:
+            raise subprocess.TimeoutExpired("dicehall serve", timeout or 0)
+        return self._child.exitcode
+
+
+def _serve_forked(argv: list[str], env: dict[str, str], log_path: str, cwd: str) -> None:
+    """The child's side of :class:`ForkedServer`: the command line, as ``python -m
+    dicehall`` would run it, with its output in the log."""
+    os.setsid()
+    os.environ.clear()
+    os.environ.update(env)
+    sys.path.insert(0, cwd)
+    with open(log_path, "ab") as log, open(os.devnull, "rb") as nothing:
+        os.dup2(nothing.fileno(), 0)
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+    from dicehall.cli.main import run
+
+    sys.exit(run(argv))
+
+
 @dataclass
 class LiveServer:
     """``dicehall serve`` running as a child process."""
@@ -41,7 +100,7 @@ class LiveServer:
     workers: int = 1
     #: ``module:function`` entries for DICEHALL_PLUGINS (extra games).
     plugins: str = ""
-    process: subprocess.Popen[bytes] | None = None
+    process: ServerProcess | None = None
     log: IO[Any] = field(init=False)
 
     @property
@@ -54,10 +113,10 @@ class LiveServer:
         self.launch()
         self.wait_ready(timeout)
 
-    def launch(self, environ: dict[str, str] | None = None) -> None:
+    def launch(self, environ: dict[str, str] | None = None, forked: bool = False) -> None:
         """Start the server without waiting for it (``environ``: the environment to start it
-        in, this process's by default)."""
-        args = [sys.executable, "-m", "dicehall", "serve", "--db", self.db_url]
+        in, this process's by default; ``forked``: as a :class:`ForkedServer`)."""
+        args = ["serve", "--db", self.db_url]
         args += ["--port", str(self.port), "--workers", str(self.workers)]
         if self.redis_url:
             args += ["--redis", self.redis_url]
@@ -78,8 +137,15 @@ class LiveServer:
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - lives as long as the server
             prefix="dicehall-server-", suffix=".log", delete=False
         )
+        if forked:
+            self.process = ForkedServer(args, env, self.log.name)
+            return
         self.process = subprocess.Popen(
-            args, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+            [sys.executable, "-m", "dicehall", *args],
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
 
     def wait_ready(self, timeout: float = 30.0) -> None:

@@ -48,9 +48,10 @@ def browser(playwright_session: Playwright) -> Iterator[Browser]:
 
 class _Sites:
     """Fresh sites on SQLite, one started ahead: while a test runs, the next test's server
-    starts (a server's start is the slowest step of most browser tests). The spare starts
-    in the environment the session began with; a test that changed a ``DICEHALL_``
-    variable gets a site started for it."""
+    starts (a server's start is the slowest step of most browser tests). The spare is a fork
+    of a process that imported the site once (``LiveServer.launch(forked=True)``), started in
+    the environment the session began with; a test that changed a ``DICEHALL_`` variable gets
+    a site started for it."""
 
     def __init__(self) -> None:
         self.environ = dict(os.environ)
@@ -60,7 +61,7 @@ class _Sites:
     def _launch(self) -> LiveServer:
         folder = Path(tempfile.mkdtemp(prefix="dicehall-web-"))
         server = LiveServer(migrated_sqlite(folder / "web.sqlite3"))
-        server.launch(self.environ)
+        server.launch(self.environ, forked=True)
         return server
 
     def _same_environment(self) -> bool:
