@@ -55,7 +55,7 @@ class ForkedServer:
     def __init__(self, argv: list[str], env: dict[str, str], log_path: str) -> None:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(_PRELOAD)
-        self._child: ForkServerProcess = context.Process(  # type: ignore[attr-defined]
+        self._child: ForkServerProcess = context.Process(
             target=_serve_forked, args=(argv, env, log_path, os.getcwd()), daemon=False
         )
         self._child.start()

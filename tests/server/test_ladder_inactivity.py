@@ -19,6 +19,7 @@ from dicehall.server.domain.ratings import ladder_inactivity, ladders
 from dicehall.server.domain.ratings.ladder_moves import POSITIONS
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
+from tests.server.resigning import resign
 from tests.server.test_ladders import (
     API,
     KIND,
@@ -29,7 +30,6 @@ from tests.server.test_ladders import (
     order,
     people,
     pk_of,
-    resign,
     write,
 )
 
