@@ -10,6 +10,7 @@ from importlib import resources
 
 from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import BaseRoute
 
 from dicehall import __version__
 from dicehall import games as game_registry
@@ -66,6 +67,10 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         openapi_url="/api/v1/openapi.json",
         docs_url="/api/v1/docs",
         redoc_url=None,
+        # The routers' own route objects, built once when their modules were imported: an
+        # ``include_router`` would build every route's models again for each application
+        # (most of a new application's first requests, and of every test that makes one).
+        routes=_site_routes(),
     )
     app.state.services = built
     app.state.auth_cache = AuthCache()
@@ -87,10 +92,16 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.add_middleware(
         RequestObserver, metrics=app.state.metrics, log_requests=access_log_enabled()
     )
-    for router in (health.router, metrics.router, *_routers()):
-        app.include_router(router)
     app.mount("/static", StaticFiles(directory=_static_dir()), name="static")
     return app
+
+
+def _site_routes() -> list[BaseRoute]:
+    """Every route of the site, in matching order (prefixes, tags and dependencies are
+    applied by each router when a route is declared)."""
+    return [
+        route for router in (health.router, metrics.router, *_routers()) for route in router.routes
+    ]
 
 
 def warm_rules() -> None:
