@@ -20,7 +20,7 @@ from dicehall.server.domain import history
 from dicehall.server.domain.games import quotas
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
-from tests.server.resigning import resign as resign_game
+from tests.server.resigning import resign
 
 API = "/api/v1"
 
@@ -40,13 +40,9 @@ def start_vs_bot(client: TestClient, headers: Headers, game: str = "boss") -> An
     return answer.json()
 
 
-def resign(client: TestClient, headers: Headers, game: Any) -> Any:
-    return resign_game(client, headers, game["id"])
-
-
 def lost_game(client: TestClient, headers: Headers, game: str = "boss") -> int:
     """A finished game the player lost (resigned against a bot); its id."""
-    game_id: int = resign(client, headers, start_vs_bot(client, headers, game))["id"]
+    game_id: int = resign(client, headers, start_vs_bot(client, headers, game)["id"])["id"]
     return game_id
 
 
@@ -60,7 +56,7 @@ def won_game(client: TestClient, me: Headers, rival: Headers, rival_id: str) -> 
     assert made.status_code == 201, made.text
     accepted = client.post(f"{API}/games/{made.json()['id']}/accept", headers=rival)
     assert accepted.status_code == 200, accepted.text
-    game_id: int = resign(client, rival, accepted.json())["id"]
+    game_id: int = resign(client, rival, accepted.json()["id"])["id"]
     return game_id
 
 
@@ -118,7 +114,7 @@ def test_pages_return_every_finished_game_once_while_others_finish(
     def finish_concurrently() -> None:
         try:
             for game in by_thread:
-                resign(client, alice, game)
+                resign(client, alice, game["id"])
         except BaseException as exc:  # reported by the main thread
             problems.append(exc)
 
@@ -136,7 +132,7 @@ def test_pages_return_every_finished_game_once_while_others_finish(
             seen += found["games"]
             cursor = found["next"]
             if by_pages:  # another game ends between this page and the next
-                resign(client, alice, by_pages.pop())
+                resign(client, alice, by_pages.pop()["id"])
             if cursor is None:
                 break
             assert pages < 20, "the pages never ended"
@@ -145,7 +141,7 @@ def test_pages_return_every_finished_game_once_while_others_finish(
     assert not problems, problems
     assert pages >= 4 and len(by_pages) < 8  # games did end between pages
     for game in by_pages:
-        resign(client, alice, game)
+        resign(client, alice, game["id"])
     ids = [g["id"] for g in seen]
     assert len(ids) == len(set(ids)), "a game was listed twice"
     assert finished_before <= set(ids), finished_before - set(ids)
@@ -281,7 +277,7 @@ def test_private_games_are_listed_to_their_players_only(
     )
     assert made.status_code == 201, made.text
     accepted = client.post(f"{API}/games/{made.json()['id']}/accept", headers=bob)
-    private = resign(client, alice, accepted.json())["id"]
+    private = resign(client, alice, accepted.json()["id"])["id"]
 
     def listed(viewer: Headers | None) -> set[int]:
         return {g["id"] for g in every_page(client, "alice", viewer)}

@@ -15,7 +15,7 @@ from dicehall.server.core.models import GameRow, SeatRow, User
 from dicehall.server.domain.people import profile
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
-from tests.server.resigning import resign as resign_game
+from tests.server.resigning import resign
 
 API = "/api/v1"
 
@@ -33,11 +33,6 @@ def two_person_game(
     accepted = client.post(f"{API}/games/{made.json()['id']}/accept", headers=rival)
     assert accepted.status_code == 200, accepted.text
     return accepted.json()
-
-
-def resign(client: TestClient, headers: Headers, game: Any) -> int:
-    game_id: int = resign_game(client, headers, game["id"])["id"]
-    return game_id
 
 
 def profile_of(client: TestClient, user_id: str, headers: Headers | None = None) -> Any:
@@ -63,14 +58,16 @@ def test_the_profile_answers_for_visitors_players_and_others(
 ) -> None:
     ann, bob, cat = make_user("ann"), make_user("bob"), make_user("cat")
     # Ann wins one (Bob resigns), loses one (she resigns), and draws one against Bob.
-    resign(client, bob, two_person_game(client, ann, bob, "bob"))
-    resign(client, ann, two_person_game(client, ann, bob, "bob"))
-    _share_the_win(services, resign(client, bob, two_person_game(client, bob, ann, "ann")))
+    resign(client, bob, two_person_game(client, ann, bob, "bob")["id"])["id"]
+    resign(client, ann, two_person_game(client, ann, bob, "bob")["id"])["id"]
+    _share_the_win(
+        services, resign(client, bob, two_person_game(client, bob, ann, "ann")["id"])["id"]
+    )
     # A game against a bot counts as finished for Ann, never against Bob.
     bot_game = client.post(
         f"{API}/games", json={"game": "boss", "seats": ["me", "bot:random"]}, headers=ann
     ).json()
-    resign(client, ann, bot_game)
+    resign(client, ann, bot_game["id"])
     public = two_person_game(client, ann, bob, "bob")
     private = two_person_game(client, bob, ann, "ann", private=True)
     with_bot = client.post(
@@ -118,8 +115,8 @@ def test_head_to_head_counts_by_the_ranking_not_the_seat(
     ann, bob = make_user("ann"), make_user("bob")
     # Bob created all three and sits first; Ann resigns twice: two losses for her.
     for _ in range(2):
-        resign(client, ann, two_person_game(client, bob, ann, "ann"))
-    won = resign(client, bob, two_person_game(client, bob, ann, "ann"))
+        resign(client, ann, two_person_game(client, bob, ann, "ann")["id"])
+    won = resign(client, bob, two_person_game(client, bob, ann, "ann")["id"])["id"]
     assert profile_of(client, "bob", ann)["head_to_head"] == {
         "games": 3,
         "win": 1,
