@@ -3,16 +3,30 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# uv installs the lock (uv.lock); it is itself pinned, with hashes, in tools/uv-requirements.txt
+# and lives in a venv of its own, so the project's venv holds exactly what the lock names.
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+UV_ENV := UV_PYTHON_DOWNLOADS=never UV_PROJECT_ENVIRONMENT=$(VENV)
 
-.PHONY: setup bytecode chromium test lint typecheck pytest play serve bench golden clean
+.PHONY: setup lock bytecode chromium tables test lint typecheck pytest play serve bench golden clean
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+$(UV): tools/uv-requirements.txt
+	test -x $(TOOLS)/bin/python || $(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --require-hashes --no-deps -r tools/uv-requirements.txt
+	touch $(UV)
+
+# --locked: exactly the lock, and an error (not a new resolution) when pyproject.toml and
+# uv.lock disagree; exact by default, so a package the lock does not name is removed.
+$(STAMP): pyproject.toml uv.lock $(UV)
+	$(UV_ENV) $(UV) sync --locked --extra dev --python $(PYTHON)
 	touch $(STAMP)
+
+# Refresh the lock on purpose: the newest releases pyproject.toml's ranges allow.
+lock: $(UV)
+	$(UV_ENV) $(UV) lock --upgrade --python $(PYTHON)
 
 # The package's bytecode, compiled ahead as an installed wheel's is: with
 # PYTHONDONTWRITEBYTECODE set, every server and command the tests start would otherwise
@@ -28,15 +42,22 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core; }
 
 lint: setup
+	$(UV_ENV) $(UV) lock --check --python $(PYTHON)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
+	$(BIN)/lint-imports
 
 typecheck: setup
 	$(BIN)/mypy
 
 # Two xdist workers already keep both cores busy: Numba's own threads on top would starve the
 # live servers whose answers the timing tests measure, so each worker's solver runs on one.
-pytest: setup bytecode chromium
+# The Boatzee tables the tests share, built once per machine (keyed by the solver's sources;
+# see tests/table_store.py): a few minutes the first time, a second after that.
+tables: setup
+	NUMBA_NUM_THREADS=1 $(BIN)/python -m tests.games.boatzee.solved
+
+pytest: setup bytecode chromium tables
 	NUMBA_NUM_THREADS=1 $(BIN)/pytest -n 2 --durations=25
 
 test: lint typecheck pytest
@@ -54,4 +75,4 @@ golden: setup
 	$(BIN)/python -m tests.golden.record
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(TOOLS) .mypy_cache .pytest_cache .ruff_cache .hypothesis

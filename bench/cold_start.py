@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from dicehall.server.core.config import Settings
 from dicehall.server.domain.services import build_services
@@ -68,7 +68,7 @@ def main() -> None:
     print(json.dumps({"server_up_s": round(up, 2), **result}))
 
 
-def play_one(client: httpx.Client, me: dict[str, str], game: dict[str, Any]) -> int:
+def play_one(client: httpx2.Client, me: dict[str, str], game: dict[str, Any]) -> int:
     """Make a passive legal move (check or call where there is one); the new version."""
     legal = game["legal"]
     action = next((a for a in legal if a["type"] in ("check", "call")), legal[0])
@@ -83,7 +83,7 @@ def measure(base: str, me: dict[str, str], seconds: float) -> dict[str, Any]:
     """Create the games, then poll them and the pages until every bot moved or time is up."""
     t0 = time.monotonic()
     games: dict[str, dict[str, Any]] = {}
-    with httpx.Client(base_url=base, timeout=60) as client:
+    with httpx2.Client(base_url=base, timeout=60) as client:
         for kind, bot, options in GAMES:
             body = {"game": kind, "seats": [f"bot:{bot}", "me"], "options": options}
             created = client.post(f"{API}/games", json=body, headers=me)

@@ -46,7 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = ("help", "serve", "holdem", "tenthousand", "boatzee")
@@ -158,9 +158,9 @@ def first_200(args: list[str], url: str, env: dict[str, str]) -> tuple[float, fl
             if process.poll() is not None:
                 raise RuntimeError(f"{args[:4]} exited early")
             try:
-                if httpx.get(url, timeout=1).status_code == 200:
+                if httpx2.get(url, timeout=1).status_code == 200:
                     break
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 pass
             time.sleep(0.01)
         took = time.monotonic() - started

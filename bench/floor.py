@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -93,9 +93,9 @@ def floor_server(app: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes]
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
-            httpx.post(f"{base}/move", json=BODY, timeout=1)
+            httpx2.post(f"{base}/move", json=BODY, timeout=1)
             return process, base
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.05)
     process.kill()
     raise RuntimeError(f"the {app} floor did not start")

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-import httpx
+import httpx2
 import psycopg
 from sqlalchemy import Table, insert
 
@@ -57,7 +57,7 @@ def name(rng: random.Random, index: int) -> tuple[str, str]:
     return f"{first}{index}", f"{first.title()} {last.title()}"
 
 
-def timed(call: Callable[[], httpx.Response], times: int) -> dict[str, float]:
+def timed(call: Callable[[], httpx2.Response], times: int) -> dict[str, float]:
     spent: list[float] = []
     for _ in range(times):
         started = time.perf_counter()
@@ -114,7 +114,7 @@ def main() -> None:
             server.start(timeout=300)  # makes the search terms of every user
             terms_made = time.perf_counter() - started
             me = tokens[0]
-            with httpx.Client(base_url=server.base, timeout=60) as client:
+            with httpx2.Client(base_url=server.base, timeout=60) as client:
                 for other in tokens:  # a thousand people online
                     client.get(f"{API}/notifications?limit=1", headers=other).raise_for_status()
                 prefixes = [

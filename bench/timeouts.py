@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import psycopg
 from sqlalchemy import func, select
 
@@ -49,7 +49,7 @@ def create_games(servers: list[LiveServer], services: Services, count: int) -> d
     """``count`` two-person games nobody will move in, with each one's deadline."""
     people = [add_user(services, f"p{i}") for i in range(2 * count)]
     ids: dict[int, datetime] = {}
-    with httpx.Client(timeout=30) as client:
+    with httpx2.Client(timeout=30) as client:
         for n in range(count):
             host = servers[n % len(servers)].base
             created = client.post(
@@ -93,7 +93,7 @@ def main() -> None:
             ids = create_games(servers, services, args.games)
             reads: list[float] = []
             deadline = time.monotonic() + 120
-            with httpx.Client(timeout=30) as client:
+            with httpx2.Client(timeout=30) as client:
                 while time.monotonic() < deadline:
                     started = time.perf_counter()
                     client.get(f"{servers[0].base}{API}/games/open").raise_for_status()

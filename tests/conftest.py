@@ -11,6 +11,15 @@ import pytest
 
 from dicehall import games
 from dicehall.cli.main import run
+from tests.signals import python_default_signals
+
+#: A hard per-test time limit that native code cannot hold off.
+pytest_plugins = ["tests.hard_timeout"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # A run started in the background ignores SIGINT; its children must not inherit that.
+    python_default_signals()
 
 
 @dataclass

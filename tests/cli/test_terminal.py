@@ -4,11 +4,13 @@ person at the keyboard sees, escape sequences included."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 import pexpect
 
 from dicehall.cli.hotseat import WIPE
+from tests.signals import default_signals
 
 #: Generous: a command that hangs fails here instead of holding the run.
 TIMEOUT = 60
@@ -16,16 +18,40 @@ TIMEOUT = 60
 
 def spawn(*args: str, rows: int = 40, columns: int = 100) -> pexpect.spawn[str]:
     """``dicehall ARGS...`` in a pseudo-terminal of ``rows`` x ``columns``."""
+    return spawn_python(
+        "from dicehall.cli.main import main; main()", *args, rows=rows, columns=columns
+    )
+
+
+def spawn_python(code: str, *args: str, rows: int = 40, columns: int = 100) -> pexpect.spawn[str]:
+    """``python -c CODE ARGS...`` in a pseudo-terminal, with the default signal handling."""
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns), "LINES": str(rows)}
     env.pop("NO_COLOR", None)
     return pexpect.spawn(
         sys.executable,
-        ["-c", "from dicehall.cli.main import main; main()", *args],
+        ["-c", code, *args],
         env=env,
         encoding="utf-8",
         timeout=TIMEOUT,
         dimensions=(rows, columns),
+        preexec_fn=default_signals,  # Ctrl-C reaches it however the test run was started
     )
+
+
+def test_ctrl_c_reaches_a_child_even_when_the_run_ignores_it() -> None:
+    # A test run started in the background (`make pytest &`) ignores SIGINT and would hand
+    # that on: the child must still stop at Ctrl-C.
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        child = spawn_python("import time; print('ready', flush=True); time.sleep(60)")
+    finally:
+        signal.signal(signal.SIGINT, before)
+    child.expect("ready")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "KeyboardInterrupt" in str(child.before)
+    assert child.signalstatus == signal.SIGINT
 
 
 def play_to_the_end(child: pexpect.spawn[str], answers: dict[str, str]) -> str:

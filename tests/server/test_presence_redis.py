@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 import redis
 from fastapi.testclient import TestClient
@@ -174,10 +174,10 @@ def test_two_server_processes_sharing_redis_agree(tmp_path: Any, postgres_ok: bo
         second.start()
         services = build_services(site_settings(url))
         ann, bob, cat = (add_user(services, name) for name in ("ann", "bob", "cat"))
-        assert httpx.get(f"{first.base}{API}/notifications", headers=ann, timeout=10).is_success
+        assert httpx2.get(f"{first.base}{API}/notifications", headers=ann, timeout=10).is_success
 
         def online_on(server: LiveServer) -> list[str]:
-            answer = httpx.get(f"{server.base}{API}/presence", headers=bob, timeout=10)
+            answer = httpx2.get(f"{server.base}{API}/presence", headers=bob, timeout=10)
             assert answer.status_code == 200, answer.text
             return _online(answer.json())
 
@@ -186,7 +186,7 @@ def test_two_server_processes_sharing_redis_agree(tmp_path: Any, postgres_ok: bo
         with connect(ws_url, additional_headers=cat, open_timeout=10) as socket:
             assert json.loads(socket.recv(timeout=10)) == {"type": "hello"}
             assert online_on(first) == ["ann", "bob", "cat"]
-        counts = httpx.get(f"{first.base}{API}/presence/counts", timeout=10).json()
+        counts = httpx2.get(f"{first.base}{API}/presence/counts", timeout=10).json()
         assert counts == {"online": 3, "recent": 0}
     finally:
         first.stop()

@@ -106,9 +106,9 @@ def test_push_crosses_processes_through_redis(tmp_path: Any) -> None:
         ws_url = second.base.replace("http", "ws") + f"{API}/ws"
         with connect(ws_url, additional_headers=bob, open_timeout=10) as socket:
             assert json.loads(socket.recv(timeout=10)) == {"type": "hello"}
-            import httpx
+            import httpx2
 
-            game = httpx.post(
+            game = httpx2.post(
                 f"{first.base}{API}/games",
                 json={"game": "pig", "seats": ["me", bob_name]},
                 headers=alice,

@@ -4,7 +4,7 @@ removing, an expired form, and notes rendered as text."""
 
 from __future__ import annotations
 
-import httpx2 as httpx
+import httpx2
 from fastapi.testclient import TestClient
 
 from dicehall.server.domain.services import Services
@@ -12,7 +12,7 @@ from tests.live import add_user
 from tests.web.test_pages_forms import _error_of, _signup
 
 
-def _add(web: TestClient, csrf: str, kind: str, user_id: str, note: str = "") -> httpx.Response:
+def _add(web: TestClient, csrf: str, kind: str, user_id: str, note: str = "") -> httpx2.Response:
     return web.post(
         "/relations", data={"csrf_token": csrf, "kind": kind, "user_id": user_id, "note": note}
     )
