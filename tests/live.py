@@ -12,17 +12,17 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from multiprocessing.context import ForkServerProcess
 from typing import IO, Any, Protocol
 
-import httpx
+import httpx2
 
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.core.security import issue_api_token
 from dicehall.server.domain.services import Services
+from tests.waiting import WaitTimeout, wait_until
 
 
 def free_port() -> int:
@@ -150,19 +150,22 @@ class LiveServer:
 
     def wait_ready(self, timeout: float = 30.0) -> None:
         """Wait until the launched server answers (stop it and raise if it does not)."""
-        assert self.process is not None, "launch() first"
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
+        process = self.process
+        assert process is not None, "launch() first"
+
+        def answers() -> bool:
+            if process.poll() is not None:
                 raise RuntimeError(f"server exited early: {self.log_tail()}")
             try:
-                if httpx.get(f"{self.base}/api/v1/games/kinds", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("server did not start in time")
+                return httpx2.get(f"{self.base}/api/v1/games/kinds", timeout=1).status_code == 200
+            except httpx2.HTTPError:
+                return False
+
+        try:
+            wait_until(answers, timeout=timeout, interval=0.1, what="the server to answer")
+        except WaitTimeout:
+            self.stop()
+            raise RuntimeError("server did not start in time") from None
 
     def log_tail(self, size: int = 4000) -> str:
         """The end of the server's output."""

@@ -54,7 +54,7 @@ def locked_packages() -> dict[str, str]:
 
 def installed_packages() -> dict[str, str]:
     """Every distribution in this interpreter's environment but the project itself."""
-    found = {
+    found: dict[str, str] = {
         canonicalize_name(dist.metadata["Name"]): dist.version
         for dist in importlib.metadata.distributions()
     }

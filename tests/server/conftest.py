@@ -159,9 +159,34 @@ def site_settings(db_url: str, **overrides: object) -> Settings:
     return Settings(**values)  # type: ignore[arg-type]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+def _parametrizes_db_url(metafunc: pytest.Metafunc) -> bool:
+    return any(
+        "db_url"
+        in (
+            mark.args[0]
+            if isinstance(mark.args[0], (list, tuple))
+            else [name.strip() for name in mark.args[0].split(",")]
+        )
+        for mark in metafunc.definition.iter_markers("parametrize")
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A site test runs on SQLite; one marked ``both_databases`` runs on PostgreSQL too."""
+    if "db_url" not in metafunc.fixturenames or _parametrizes_db_url(metafunc):
+        return
+    both = metafunc.definition.get_closest_marker("both_databases") is not None
+    metafunc.parametrize("db_url", BOTH if both else ["sqlite"], indirect=True)
+
+
+#: The databases of a test marked ``both_databases``.
+BOTH = ["sqlite", "postgresql"]
+
+
+@pytest.fixture
 def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
-    """Each site test runs on SQLite and on PostgreSQL."""
+    """A fresh, migrated site database: SQLite, or PostgreSQL where the test asks for it
+    (``@pytest.mark.both_databases``, or ``parametrize("db_url", [...], indirect=True)``)."""
     if request.param == "sqlite":
         yield migrated_sqlite(Path(str(tmp_path)) / "site.sqlite3")
         return

@@ -4,12 +4,12 @@ random legal moves leaning to the ones that end a turn, the bot driver waited fo
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import Headers
+from tests.waiting import wait_until
 
 API = "/api/v1"
 
@@ -47,13 +47,15 @@ def create(
 
 def settled(client: TestClient, headers: Headers, game: dict[str, Any]) -> dict[str, Any]:
     """The game once no dice or bot move is pending (the bot driver plays those)."""
-    deadline = time.monotonic() + 20
-    while game["status"] == "active" and not game["legal"]:
-        assert time.monotonic() < deadline, f"the driver left game {game['id']} pending"
-        time.sleep(0.02)
-        response = client.get(f"{API}/games/{game['id']}", headers=headers)
-        game = response.json()
-    return game
+    if game["status"] != "active" or game["legal"]:
+        return game
+    game_id = game["id"]
+
+    def played() -> dict[str, Any] | None:
+        fresh: dict[str, Any] = client.get(f"{API}/games/{game_id}", headers=headers).json()
+        return fresh if fresh["status"] != "active" or fresh["legal"] else None
+
+    return wait_until(played, timeout=20, what=f"the driver to play game {game_id} on")
 
 
 def step(

@@ -89,6 +89,7 @@ def test_an_ipv6_client_cannot_dodge_the_limit_by_changing_address(
         assert neighbour.post(f"{API}/auth/login", json=body).status_code == 401
 
 
+@pytest.mark.both_databases
 def test_the_token_cap_holds_under_parallel_creates(
     services: Services, make_user: MakeUser
 ) -> None:

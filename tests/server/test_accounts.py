@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
@@ -200,6 +201,7 @@ def test_password_and_display_name_rules(client: TestClient, services: Services)
     ).raise_for_status()
 
 
+@pytest.mark.both_databases
 def test_simultaneous_sign_ups_of_one_id_make_one_account(
     client: TestClient, services: Services
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
+import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -99,6 +100,7 @@ def _junk_user(services: Services) -> User:
     return user
 
 
+@pytest.mark.both_databases
 @settings(
     max_examples=120,
     deadline=None,

@@ -4,7 +4,6 @@ site's own job as soon as the second files (announced after the commit)."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from dicehall.server.domain.services import Services, build_services
 from tests.live import add_user
 from tests.server.conftest import Headers, MakeUser, site_settings
 from tests.server.pig_entry import register_pig
+from tests.waiting import wait_until
 
 API = "/api/v1"
 
@@ -129,12 +129,12 @@ def test_two_players_are_matched_by_the_site_job_at_once(db_url: str) -> None:
 def _matched_by_the_job(client: TestClient, ann: Headers, bob: Headers) -> None:
     first = file(client, ann, game="holdem")
     second = file(client, bob, game="holdem")
-    deadline = time.monotonic() + 15
-    while True:
-        mine = client.get(f"{API}/automatch", headers=ann).json()["tickets"]
-        if mine[0]["status"] == "matched" or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
+
+    def matched() -> list[Any] | None:
+        tickets: list[Any] = client.get(f"{API}/automatch", headers=ann).json()["tickets"]
+        return tickets if tickets[0]["status"] == "matched" else None
+
+    mine = wait_until(matched, timeout=15, what="the site job to match the tickets")
     assert mine[0]["id"] == first["id"] and mine[0]["status"] == "matched", mine
     game_id = mine[0]["game_id"]
     theirs = client.get(f"{API}/automatch", headers=bob).json()["tickets"]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from sqlalchemy import Connection, insert, select
 from sqlalchemy.orm import Session
 
@@ -281,6 +282,7 @@ def test_matched_players_get_a_notification_and_a_push(services: Services) -> No
         assert sorted(kinds) == sorted([ann.id, bob.id])
 
 
+@pytest.mark.both_databases
 def test_two_passes_at_once_never_seat_a_ticket_twice(services: Services) -> None:
     people = users(services, *(f"q{i}" for i in range(16)))
     for index, user in enumerate(people):
@@ -314,6 +316,7 @@ def test_two_passes_at_once_never_seat_a_ticket_twice(services: Services) -> Non
         assert sorted(set(per_game)) == sorted(found)
 
 
+@pytest.mark.both_databases
 def test_a_round_with_nothing_to_do_takes_no_lock(services: Services) -> None:
     ann, bob, cid, dee = users(services, "ann", "bob", "cid", "dee")
     pool = services.pool

@@ -17,6 +17,7 @@ from dicehall.server.workers.driver import BotDriver
 from tests.server.conftest import Headers, MakeUser
 from tests.server.pig_entry import register_pig
 from tests.server.test_cache_safety import check_every_game
+from tests.waiting import WaitTimeout, wait_until
 
 register_pig()
 
@@ -25,13 +26,17 @@ API = "/api/v1"
 
 def wait_for(client: TestClient, headers: Headers, game_id: int, done: Any, seconds: float) -> Any:
     """Poll the game until ``done(payload)``; fail after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while True:
+    seen: list[Any] = []
+
+    def reached() -> Any:
         game = client.get(f"{API}/games/{game_id}", headers=headers).json()
-        if done(game):
-            return game
-        assert time.monotonic() < deadline, f"game {game_id} stuck: {game}"
-        time.sleep(0.05)
+        seen[:] = [game]
+        return game if done(game) else None
+
+    try:
+        return wait_until(reached, timeout=seconds, what=f"game {game_id} to move on")
+    except WaitTimeout as stuck:
+        raise AssertionError(f"game {game_id} stuck: {seen[-1]}") from stuck
 
 
 def test_a_slow_bot_moves_after_the_request_and_the_board_is_told(

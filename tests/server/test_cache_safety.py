@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -98,6 +99,7 @@ def test_a_rejected_create_of_the_same_kind_lends_no_options(
     check_every_game(client, services, {"alice": me})
 
 
+@pytest.mark.both_databases
 def test_ids_of_deleted_games_are_never_reused(
     client: TestClient, services: Services, make_user: MakeUser
 ) -> None:
@@ -169,6 +171,7 @@ _GOOD = [
 ]
 
 
+@pytest.mark.both_databases
 @settings(
     max_examples=12,
     deadline=None,

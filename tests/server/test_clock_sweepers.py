@@ -3,10 +3,10 @@ clocks that ran out, and each timeout is applied exactly once."""
 
 from __future__ import annotations
 
-import time
+import re
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 import pytest
 from sqlalchemy import func, select
 
@@ -15,11 +15,32 @@ from dicehall.server.domain.services import Services, build_services
 from tests.live import LiveServer, add_user
 from tests.server.conftest import fresh_postgres_db, site_settings
 from tests.server.pig_entry import PIG_PLUGIN, register_pig
+from tests.waiting import WaitTimeout, wait_until
 
 register_pig()
 API = "/api/v1"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 GAMES = 12
+
+
+def sweeps(server: LiveServer) -> int:
+    """The clock sweeps the server's (only) process has finished, from its metrics."""
+    text = httpx2.get(f"{server.base}/metrics", timeout=10).text
+    found = re.search(r"^dicehall_clock_sweeps_total (\S+)$", text, re.MULTILINE)
+    assert found is not None, text[-2000:]
+    return int(float(found.group(1)))
+
+
+def another_whole_sweep(*servers: LiveServer) -> None:
+    """Wait until each server has swept once more from start to end (the sweep under way
+    now may have begun earlier: two more must end)."""
+    done = [sweeps(server) for server in servers]
+    wait_until(
+        lambda: all(sweeps(s) >= n + 2 for s, n in zip(servers, done, strict=True)),
+        timeout=20,
+        interval=0.1,
+        what="two more clock sweeps on each server",
+    )
 
 
 @pytest.fixture
@@ -46,7 +67,7 @@ def test_each_timeout_is_applied_once_with_two_sweeping_servers(
     first, second, services = two_servers
     people = [add_user(services, f"player{i}") for i in range(2 * GAMES)]
     ids = []
-    with httpx.Client(timeout=30) as client:
+    with httpx2.Client(timeout=30) as client:
         for n in range(GAMES):
             # Pairs meet on alternating servers; nobody moves, so each game times out.
             host, other = (first, second) if n % 2 else (second, first)
@@ -79,11 +100,11 @@ def test_each_timeout_is_applied_once_with_two_sweeping_servers(
                 or 0
             )
 
-    deadline = time.monotonic() + 20
-    while ended() < GAMES and time.monotonic() < deadline:
-        time.sleep(0.25)
-    assert ended() == GAMES, (first.log_tail(), second.log_tail())
-    time.sleep(2.5)  # another sweep round on each server: nothing more may be applied
+    try:
+        wait_until(lambda: ended() == GAMES, timeout=20, what="every game to time out")
+    except WaitTimeout:
+        pytest.fail(f"{ended()} of {GAMES} ended\n{first.log_tail()}\n{second.log_tail()}")
+    another_whole_sweep(first, second)  # nothing more may be applied
     with services.sessions() as db:
         counts = dict(
             db.execute(

@@ -1,27 +1,45 @@
 """Games that end: tiny paces run out on SQLite and PostgreSQL, and the rules apply — a
 2-seat game is lost on time or aborted when unplayed, a 3-seat game plays on under
 autopilot with the absent seat ranked last, vacation saves a seat once and costs an hour,
-resign and abort answer at a version and are idempotent."""
+resign and abort answer at a version and are idempotent.
+
+No test waits for a clock to run out: ``site_clock`` stops the site's clock and the test moves
+it past a deadline (time-machine moves ``datetime.now()`` and ``time.time()`` in the whole
+process, the app's threads and the bot driver's sweeper included; ``time.monotonic()``, which
+paces the site's loops and the tests' waits, runs on)."""
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from time_machine import TimeMachineFixture
 
+from dicehall.server.core.clock import now
 from dicehall.server.core.models import SeatTimeout, User
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.vacation import FLOATING_HOUR, SIGN_UP_ALLOWANCE
 from tests.server.conftest import Headers, MakeUser
+from tests.waiting import wait_until
 
 API = "/api/v1"
-#: Every turn gets a few seconds: enough for a test's own moves on a loaded machine.
+#: Every turn gets a few seconds: enough for a test's own moves on a loaded machine (and the
+#: tests here stop the site's clock while they move).
 TINY = {"initial": 3, "increment": 3, "cap": 3}
+#: Seconds the site's clock is moved on to run a TINY turn out.
+PAST_TINY = 3.2
+
+
+@pytest.fixture
+def site_clock(time_machine: TimeMachineFixture) -> TimeMachineFixture:
+    """The site's clock, stopped at this moment: it moves only when the test moves it on
+    (``site_clock.shift(seconds)``)."""
+    time_machine.move_to(now(), tick=False)
+    return time_machine
 
 
 def create(client: TestClient, headers: Headers, body: dict[str, Any]) -> Any:
@@ -49,13 +67,7 @@ def play(client: TestClient, headers: Headers, game: Any, rng: random.Random) ->
 
 def wait_for(check: Callable[[], Any], seconds: float = 12.0) -> Any:
     """``check()`` once it is truthy (polling); fails after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting")
+    return wait_until(check, timeout=seconds, what="the site to get there")
 
 
 def timeouts(services: Services, game_id: int) -> int:
@@ -162,12 +174,12 @@ def test_a_bad_pace_is_refused_and_creates_nothing(
 
 
 def test_a_two_seat_game_is_lost_on_time(
-    client: TestClient, make_user: MakeUser, services: Services
+    client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
 ) -> None:
     game, players = two_people(client, make_user, vacation=False)
     game = both_move(client, game, players)
     late = game["to_act"]
-    time.sleep(3.2)
+    site_clock.shift(PAST_TINY)
     # Reading the game applies the timeout: nobody waits for the sweeper.
     ended = fetch(client, game["id"], players[1 - late])
     assert ended["status"] == "finished"
@@ -188,7 +200,7 @@ def test_a_two_seat_game_is_lost_on_time(
 
 
 def test_the_sweeper_ends_a_game_nobody_reads(
-    client: TestClient, make_user: MakeUser, services: Services
+    client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
 ) -> None:
     game, players = two_people(client, make_user, vacation=False)
     game = both_move(client, game, players)
@@ -200,15 +212,17 @@ def test_the_sweeper_ends_a_game_nobody_reads(
             found = fetch_game(conn, game["id"]).status
             return found if found != "active" else None
 
-    # The deadline is at most 3 s away; the sweeper runs every second.
-    assert wait_for(status, seconds=3 + 5) == "finished"
+    assert status() is None
+    # The deadline is at most 3 s away: past it, the sweeper (every second) ends the game.
+    site_clock.shift(PAST_TINY)
+    assert wait_for(status, seconds=1 + 5) == "finished"
 
 
 def test_an_unplayed_two_seat_game_is_aborted(
-    client: TestClient, make_user: MakeUser, services: Services
+    client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
 ) -> None:
     game, players = two_people(client, make_user, vacation=False)
-    time.sleep(3.2)
+    site_clock.shift(PAST_TINY)
     ended = fetch(client, game["id"], players[0])
     assert ended["status"] == "aborted"
     assert ended["result"] is None and ended["ranking"] is None
@@ -216,7 +230,7 @@ def test_an_unplayed_two_seat_game_is_aborted(
 
 
 def test_vacation_saves_a_seat_once_and_costs_an_hour(
-    client: TestClient, make_user: MakeUser, services: Services
+    client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
 ) -> None:
     game, players = two_people(client, make_user, vacation=True)
     game = both_move(client, game, players)
@@ -224,7 +238,7 @@ def test_vacation_saves_a_seat_once_and_costs_an_hour(
     name = game["seats"][late]["user"]
     before = allowance(services, name)
     assert before == SIGN_UP_ALLOWANCE
-    time.sleep(3.2)
+    site_clock.shift(PAST_TINY)
     saved = fetch(client, game["id"], players[late])
     assert saved["status"] == "active"
     left = saved["clock"]["seats"][late]["remaining"]
@@ -237,18 +251,18 @@ def test_vacation_saves_a_seat_once_and_costs_an_hour(
 
 
 def test_a_game_that_forbids_vacation_is_lost_on_time_even_with_allowance(
-    client: TestClient, make_user: MakeUser, services: Services
+    client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
 ) -> None:
     game, players = two_people(client, make_user, vacation=False)
     game = both_move(client, game, players)
     late = game["to_act"]
-    time.sleep(3.2)
+    site_clock.shift(PAST_TINY)
     assert fetch(client, game["id"], players[late])["status"] == "finished"
     assert allowance(services, game["seats"][late]["user"]) == SIGN_UP_ALLOWANCE
 
 
 def test_a_three_seat_game_plays_on_under_autopilot_and_ranks_the_absent_seat_last(
-    client: TestClient, make_user: MakeUser, services: Services
+    client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
 ) -> None:
     carol, alice, bob = make_user("carol"), make_user("alice"), make_user("bob")
     game = create(
@@ -275,9 +289,9 @@ def test_a_three_seat_game_plays_on_under_autopilot_and_ranks_the_absent_seat_la
         if seat in players:
             game = play(client, players[seat], fetch(client, game["id"], players[seat]), rng)
         else:  # carol's turn: she is away; her clock runs out and the autopilot takes over
-            game = wait_for(
-                lambda: (g := fetch(client, game_id, alice))["to_act"] != 0 and g, 3 + 5
-            )
+            if seat == 0 and game["seats"][0]["status"] == "playing":
+                site_clock.shift(PAST_TINY)  # her 3 s; nobody else's clock runs on her turn
+            game = wait_for(lambda: (g := fetch(client, game_id, alice))["to_act"] != 0 and g, 10)
             assert game["seats"][0]["status"] == "autopilot"
     else:
         raise AssertionError("the game did not end")
@@ -381,7 +395,11 @@ def two_people_again(client: TestClient, make_user: MakeUser) -> tuple[Any, dict
 
 @pytest.mark.parametrize("ending", ["abort", "timeout"])
 def test_a_batch_an_ended_game_drew_from_is_revealed_once_spent(
-    client: TestClient, make_user: MakeUser, services: Services, ending: str
+    client: TestClient,
+    make_user: MakeUser,
+    services: Services,
+    ending: str,
+    site_clock: TimeMachineFixture,
 ) -> None:
     """An old (scheme-1) batch an aborted game drew from is revealed once spent."""
     from tests.server.legacy_batches import make_legacy
@@ -412,7 +430,7 @@ def test_a_batch_an_ended_game_drew_from_is_revealed_once_spent(
         )
         assert answer.status_code == 200, answer.text
     else:
-        time.sleep(3.2)
+        site_clock.shift(PAST_TINY)
     assert fetch(client, cut["id"], alice)["status"] == "aborted"
     first: dict[str, Any] = {}
     for _ in range(40):  # until the first batch of 40 sets is spent

@@ -6,24 +6,35 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from dicehall.server.domain.services import build_services
 from tests.live import LiveServer, add_user
 from tests.server.conftest import site_settings
+from tests.waiting import wait_until
 
 API = "/api/v1"
 
 
-def _into_the_bots_turn(client: httpx.Client, me: dict[str, str], game: Any) -> Any:
+def _moved_on(client: httpx2.Client, me: dict[str, str], game_id: int) -> Any:
+    """The game once the bot driver no longer has it (dice, say) before my turn."""
+
+    def moved_on() -> Any:
+        game = client.get(f"{API}/games/{game_id}", headers=me).json()
+        left = game["your_turn"] or game["bot_turn"] is not None or game["status"] != "active"
+        return game if left else None
+
+    return wait_until(moved_on, timeout=10, what=f"game {game_id} to come back to me")
+
+
+def _into_the_bots_turn(client: httpx2.Client, me: dict[str, str], game: Any) -> Any:
     """Play my turns (bank when I may) until the optimal bot must act."""
     for _ in range(50):
         if game["bot_turn"] is not None or game["status"] != "active":
             return game
         if not game["your_turn"]:
-            time.sleep(0.05)
-            game = client.get(f"{API}/games/{game['id']}", headers=me).json()
+            game = _moved_on(client, me, game["id"])
             continue
         banks = [a for a in game["legal"] if a["type"] == "bank"]
         action = banks[0] if banks else game["legal"][0]
@@ -47,7 +58,7 @@ def test_others_are_served_while_a_cold_bot_builds_its_tables(
     services = build_services(site_settings(db_url))
     try:
         me, other = add_user(services, "alice"), add_user(services, "bob")
-        with httpx.Client(base_url=server.base, timeout=30) as client:
+        with httpx2.Client(base_url=server.base, timeout=30) as client:
             # Each page's one-off first-request work (imports, templates) is done before the
             # bot starts building, so the reads below time serving alone.
             for path in ("/rules/boss", f"{API}/games/kinds", "/fairness"):

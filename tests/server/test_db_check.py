@@ -149,6 +149,7 @@ def test_check_needs_an_existing_dicehall_database(cli: CliRunner, tmp_path: Pat
     assert_one_line(cli("check", "--db", "::not a url::"), "not a database URL")
 
 
+@pytest.mark.both_databases
 def test_an_unreachable_postgresql_is_one_line(cli: CliRunner) -> None:
     url = f"postgresql://postgres@127.0.0.1:{free_port()}/nothing"
     assert_one_line(cli("check", "--db", url), "cannot use the database")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 import uuid
 from typing import Any
 
@@ -21,6 +20,7 @@ from dicehall.engine.events import apply_event, decode_event
 from dicehall.server.core.models import EventRow, GameRow
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
+from tests.waiting import wait_until
 
 API = "/api/v1"
 
@@ -94,13 +94,17 @@ def check_only_own_view(services: Services, payload: Any) -> None:
 
 def _wait_for_the_driver(client: TestClient, game: Any, seconds: float = 20) -> Any:
     """The game once no dice or bots are pending (the driver plays them after the request)."""
-    deadline = time.monotonic() + seconds
-    while game["status"] == "active" and game["to_act"] is None:
+    game_id = game["id"]
+
+    def settled() -> Any:
+        nonlocal game
+        if game["status"] != "active" or game["to_act"] is not None:
+            return game
         assert game["bot_turn"] is not None, "nobody to act and nothing pending"
-        assert time.monotonic() < deadline, f"the driver left game {game['id']} pending"
-        time.sleep(0.05)
-        game = client.get(f"{API}/games/{game['id']}").json()
-    return game
+        game = client.get(f"{API}/games/{game_id}").json()
+        return None
+
+    return wait_until(settled, timeout=seconds, what=f"the driver to play game {game_id} on")
 
 
 def play(
@@ -163,6 +167,7 @@ def test_each_game_against_a_bot_to_the_end(
     assert log["events"] and log["result"] == final["result"]
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("kind", sorted(SHORT))
 def test_each_game_between_two_users_to_the_end(
     kind: str, client: TestClient, make_user: MakeUser, services: Services

@@ -17,6 +17,7 @@ from tests.conftest import CliRunner
 from tests.server.conftest import Headers, MakeUser
 from tests.server.legacy_batches import make_legacy
 from tests.server.pig_entry import register_pig
+from tests.waiting import wait_until
 
 register_pig()
 
@@ -125,6 +126,7 @@ def test_open_seat_waiting_room_and_join(client: TestClient, make_user: MakeUser
     assert client.get(f"{API}/games/open").json() == []
 
 
+@pytest.mark.both_databases
 def test_stale_version_and_idempotency(client: TestClient, make_user: MakeUser) -> None:
     alice = make_user("alice")
     game = create(client, alice, ["me", "bot:random"], target=50)
@@ -208,6 +210,7 @@ def test_anonymous_and_bad_tokens(client: TestClient, make_user: MakeUser) -> No
     assert log.status_code == 409 and log.json()["code"] == "in_progress"
 
 
+@pytest.mark.both_databases
 def test_dice_pool_reveals_only_spent_batches_of_finished_games(
     client: TestClient, make_user: MakeUser, services: Services, cli: CliRunner, tmp_path: Path
 ) -> None:
@@ -267,6 +270,7 @@ def test_unfinished_game_keeps_its_batch_secret(
     assert client.get(f"{API}/games/{pending['id']}").json()["status"] == "active"
 
 
+@pytest.mark.both_databases
 def test_the_pool_is_topped_up_ahead_of_need(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
@@ -288,10 +292,7 @@ def test_the_pool_is_topped_up_ahead_of_need(
     size = services.pool.batch_size
     with services.write_conn() as conn:
         services.pool.take(conn, unserved() - 1, game["id"])
-    deadline = time.monotonic() + 3.0
-    while unserved() < size:
-        assert time.monotonic() < deadline, "the pool was not topped up within 3 s"
-        time.sleep(0.05)
+    wait_until(lambda: unserved() >= size, timeout=3.0, what="the driver to top the pool up")
 
 
 def test_the_log_keeps_the_action_as_the_rules_state_it(

@@ -100,6 +100,7 @@ def error(answer: Any, status: int, code: str) -> str:
 # -- the acceptance test -------------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_pages_return_every_finished_game_once_while_others_finish(
     client: TestClient, make_user: MakeUser
 ) -> None:
@@ -155,6 +156,7 @@ def test_pages_return_every_finished_game_once_while_others_finish(
     assert_newest_first(everything)
 
 
+@pytest.mark.both_databases
 def test_games_that_end_in_the_same_instant_are_ordered_by_id(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
@@ -173,6 +175,7 @@ def test_games_that_end_in_the_same_instant_are_ordered_by_id(
 # -- what each game says, filters, the record ----------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_results_filters_and_the_record(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
@@ -242,6 +245,7 @@ def test_results_filters_and_the_record(
     assert client.get(f"{API}/users/carol/record").json() == {"games": {}}
 
 
+@pytest.mark.both_databases
 def test_a_result_filter_reads_a_bounded_number_of_rows_per_page(
     client: TestClient, make_user: MakeUser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -265,6 +269,7 @@ def test_a_result_filter_reads_a_bounded_number_of_rows_per_page(
     assert len(lost) == 5
 
 
+@pytest.mark.both_databases
 def test_private_games_are_listed_to_their_players_only(
     client: TestClient, make_user: MakeUser
 ) -> None:
@@ -294,6 +299,7 @@ def test_private_games_are_listed_to_their_players_only(
     assert mine == {"games": {"boss": {"win": 0, "loss": 2, "draw": 0}}}
 
 
+@pytest.mark.both_databases
 def test_bad_parameters_get_a_clear_code(client: TestClient, make_user: MakeUser) -> None:
     alice = make_user("alice")
     lost_game(client, alice)

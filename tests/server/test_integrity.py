@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
@@ -100,6 +101,7 @@ def test_check_names_exactly_the_tampered_snapshot(
     assert data["discrepancies"][0]["kind"] == "tenthousand"
 
 
+@pytest.mark.both_databases
 def test_check_names_damaged_logs_and_records(
     client: TestClient, make_user: MakeUser, services: Services, cli: CliRunner, db_url: str
 ) -> None:
@@ -142,6 +144,7 @@ def test_check_names_damaged_logs_and_records(
     assert problems[ids["waiting"]] == "waiting for players, yet it has a snapshot"
 
 
+@pytest.mark.both_databases
 def test_check_reads_only(
     client: TestClient, make_user: MakeUser, services: Services, cli: CliRunner, db_url: str
 ) -> None:

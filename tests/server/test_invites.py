@@ -277,6 +277,7 @@ def test_across_an_ignore_the_friend_is_refused_as_anyone_refused_a_game(
     assert client.get(f"{API}/games/{game_id}", headers=bob).json()["status"] == "active"
 
 
+@pytest.mark.both_databases
 def test_two_friends_accepting_at_once_only_one_gets_the_seat(
     client: TestClient, services: Services, make_user: MakeUser
 ) -> None:
@@ -325,6 +326,7 @@ def test_an_inviter_makes_at_most_so_many_links_a_day(
     assert len(mine(client, ann)) == 3
 
 
+@pytest.mark.both_databases
 def test_the_signing_secret_is_made_once_however_many_ask(services: Services) -> None:
     site_secrets.forget_known()
     start = threading.Barrier(4)

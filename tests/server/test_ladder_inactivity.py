@@ -5,7 +5,6 @@ job is idempotent, safe to run twice at once, and run by the bot driver."""
 from __future__ import annotations
 
 import threading
-import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -32,6 +31,7 @@ from tests.server.test_ladders import (
     pk_of,
     write,
 )
+from tests.waiting import wait_until
 
 
 def _idle_ladder(services: Services, count: int, subject: int) -> dict[str, Headers]:
@@ -167,6 +167,7 @@ def test_the_vacation_api(client: TestClient, make_user: MakeUser) -> None:
     assert board["positions"][0]["vacation_until"] == taken.json()["vacation_until"]
 
 
+@pytest.mark.both_databases
 def test_the_job_run_twice_at_once_drops_each_player_once(services: Services) -> None:
     _idle_ladder(services, 20, subject=1)
     idle = pk_of(services, "i6")
@@ -213,7 +214,5 @@ def test_the_bot_driver_applies_the_drops(services: Services) -> None:
         ),
     )
     with TestClient(create_app(services=services)):
-        deadline = time.monotonic() + 15
-        while order(services)[0] == "d0" and time.monotonic() < deadline:
-            time.sleep(0.1)
+        wait_until(lambda: order(services)[0] != "d0", timeout=15, what="the bot driver's drops")
     assert order(services).index("d0") == 5

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Connection, func, select
 
@@ -310,6 +311,7 @@ def test_a_result_after_leaving_moves_nobody(client: TestClient, services: Servi
     assert order(services) == ["v1", "v2"]
 
 
+@pytest.mark.both_databases
 def test_two_ladder_games_ending_at_once_keep_the_ladder_whole(
     client: TestClient, services: Services
 ) -> None:

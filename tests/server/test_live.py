@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from dicehall import games
@@ -20,6 +19,7 @@ from dicehall.server.domain.services import Services, build_services
 from tests.live import LiveServer, add_user
 from tests.server.conftest import site_settings
 from tests.server.pig_entry import PIG_PLUGIN, register_pig
+from tests.waiting import wait_until
 
 register_pig()
 API = "/api/v1"
@@ -37,7 +37,7 @@ def live(db_url: str) -> Iterator[tuple[LiveServer, Services]]:
         services.engine.dispose()
 
 
-def new_game(client: httpx.Client, headers: dict[str, str], target: int = 100) -> Any:
+def new_game(client: httpx2.Client, headers: dict[str, str], target: int = 100) -> Any:
     response = client.post(
         f"{API}/games",
         json={"game": "pig", "seats": ["me", "bot:random"], "options": {"target": target}},
@@ -47,10 +47,11 @@ def new_game(client: httpx.Client, headers: dict[str, str], target: int = 100) -
     return response.json()
 
 
+@pytest.mark.both_databases
 def test_concurrent_posts_of_one_version_apply_once(live: tuple[LiveServer, Services]) -> None:
     server, services = live
     alice = add_user(services, "alice")
-    with httpx.Client(base_url=server.base, timeout=30) as client:
+    with httpx2.Client(base_url=server.base, timeout=30) as client:
         for round_ in range(5):
             game = new_game(client, alice)
             body = {"action": {"type": "roll_again"}, "expected_version": game["version"]}
@@ -108,6 +109,7 @@ def _verify_replays(services: Services) -> int:
     return checked
 
 
+@pytest.mark.both_databases
 def test_sigkill_during_load_loses_no_acknowledged_move(db_url: str) -> None:
     server = LiveServer(db_url, plugins=PIG_PLUGIN)
     server.start()
@@ -119,7 +121,7 @@ def test_sigkill_during_load_loses_no_acknowledged_move(db_url: str) -> None:
 
     def play(headers: dict[str, str], seed: int) -> None:
         rng = random.Random(seed)
-        with httpx.Client(base_url=server.base, timeout=5) as client:
+        with httpx2.Client(base_url=server.base, timeout=5) as client:
             try:
                 game = new_game(client, headers, target=60)
                 while not stop.is_set():
@@ -138,21 +140,29 @@ def test_sigkill_during_load_loses_no_acknowledged_move(db_url: str) -> None:
                         acknowledged[game["id"]] = max(
                             acknowledged.get(game["id"], 0), game["version"]
                         )
-            except (httpx.HTTPError, AssertionError, KeyError):
+            except (httpx2.HTTPError, AssertionError, KeyError):
                 return  # the server died under us; what was acknowledged is recorded
 
     threads = [threading.Thread(target=play, args=(p, i)) for i, p in enumerate(players)]
     try:
         for thread in threads:
             thread.start()
-        time.sleep(2.5)
+
+        def in_full_flow() -> bool:
+            # Well past the 20 moves checked below (2.5 s gives ~200), or every player gave
+            # up (that check then fails).
+            with lock:
+                moves = sum(acknowledged.values())
+            return moves > 100 or not any(thread.is_alive() for thread in threads)
+
+        wait_until(in_full_flow, timeout=60, what="100 moves acknowledged under load")
         server.kill()
         stop.set()
         for thread in threads:
             thread.join(timeout=20)
         assert sum(acknowledged.values()) > 20, "the load did not get going"
         server.start()
-        with httpx.Client(base_url=server.base, timeout=10) as client:
+        with httpx2.Client(base_url=server.base, timeout=10) as client:
             for game_id, version in acknowledged.items():
                 stored = client.get(f"{API}/games/{game_id}").json()
                 assert stored["version"] >= version, (game_id, stored["version"], version)

@@ -8,10 +8,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from tests.live import LiveServer
+from tests.waiting import wait_until
 
 API = "/api/v1"
 HEADER_TIMEOUT = 1.5
@@ -63,7 +64,7 @@ def test_a_one_megabyte_header_is_refused(server: LiveServer) -> None:
     conn.close()
     assert answer == b"" or answer.startswith(b"HTTP/1.1 431 "), answer[:200]
     # The server is fine afterwards.
-    assert httpx.get(f"{server.base}{API}/games/kinds", timeout=10).status_code == 200
+    assert httpx2.get(f"{server.base}{API}/games/kinds", timeout=10).status_code == 200
 
 
 def test_an_unfinished_long_head_is_refused_at_once(server: LiveServer) -> None:
@@ -76,6 +77,26 @@ def test_an_unfinished_long_head_is_refused_at_once(server: LiveServer) -> None:
     conn.close()
     assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
     assert time.monotonic() - started < HEADER_TIMEOUT
+
+
+def _queued(local: int, remote: int) -> tuple[int, int] | None:
+    """The bytes in the send and the receive queue of the TCP socket on 127.0.0.1 from port
+    ``local`` to port ``remote`` (Linux's /proc/net/tcp), or None if there is none."""
+    ends = (f"0100007F:{local:04X}", f"0100007F:{remote:04X}")
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if (fields[1], fields[2]) == ends:
+            sending, receiving = fields[4].split(":")
+            return int(sending, 16), int(receiving, 16)
+    return None
+
+
+def _read_by_server(conn: socket.socket, server: LiveServer) -> bool:
+    """Whether the server process has read all that was sent on ``conn``: none of it waits
+    for an acknowledgement here, nor in the server's socket to be read."""
+    port = conn.getsockname()[1]
+    here, there = _queued(port, server.port), _queued(server.port, port)
+    return here is not None and there is not None and here[0] == 0 and there[1] == 0
 
 
 def _rss_kib(pid: int) -> int:
@@ -104,7 +125,7 @@ def test_unfinished_heads_do_not_grow_the_server(server: LiveServer) -> None:
 
 def test_too_many_headers_are_refused(server: LiveServer) -> None:
     headers = {f"x-h{n}": "1" for n in range(150)}
-    response = httpx.get(f"{server.base}{API}/games/kinds", headers=headers, timeout=10)
+    response = httpx2.get(f"{server.base}{API}/games/kinds", headers=headers, timeout=10)
     assert response.status_code == 431
     assert response.json()["code"] == "headers_too_large"
 
@@ -150,17 +171,18 @@ def test_a_silent_connection_is_closed(server: LiveServer) -> None:
 
 
 def test_normal_requests_and_keep_alive_still_work(server: LiveServer) -> None:
-    with httpx.Client(base_url=server.base, timeout=10) as client:
+    with httpx2.Client(base_url=server.base, timeout=10) as client:
         for _ in range(3):
             response = client.get(f"{API}/games/kinds")
             assert response.status_code == 200
             assert response.headers["x-frame-options"] == "DENY"
             assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
-        # A head that trickles in but completes in time is served.
+        # A head that trickles in but completes in time is served: the server reads each
+        # part before the next is sent.
         conn = _connect(server)
         for part in (b"GET /api/v1/games/kinds HTTP/1.1\r\n", b"Host: x\r\n", b"\r\n"):
             conn.sendall(part)
-            time.sleep(0.2)
+            wait_until(lambda: _read_by_server(conn, server), what="the server to read a part")
         conn.settimeout(10)
         assert conn.recv(64).startswith(b"HTTP/1.1 200 ")
         conn.close()
@@ -169,7 +191,7 @@ def test_normal_requests_and_keep_alive_still_work(server: LiveServer) -> None:
 def _wrong_logins(base: str, forwarded: list[str]) -> list[int]:
     statuses = []
     for address in forwarded:
-        response = httpx.post(
+        response = httpx2.post(
             f"{base}{API}/auth/login",
             json={"user_id": "nobody", "password": "wrong password"},
             headers={"X-Forwarded-For": address},

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, func, select
@@ -30,6 +30,7 @@ from dicehall.server.http.accesslog import JsonFormatter, access_log_enabled, se
 from tests.server.conftest import Headers, MakeUser, site_settings
 from tests.server.pig_entry import register_pig
 from tests.server.test_redis_isolation import DEAD_REDIS, REDIS_URL, need_redis
+from tests.waiting import wait_until
 
 register_pig()
 
@@ -163,9 +164,7 @@ def test_a_websocket_logs_one_line_when_it_ends(
     with client.websocket_connect(f"{API}/ws", headers={**bob, "X-Request-ID": "sock-1"}) as ws:
         assert ws.receive_json() == {"type": "hello"}
         assert sample(client.get("/metrics").text, "dicehall_websocket_connections_open") == 1
-    deadline = time.monotonic() + 5
-    while not lines(access, type="websocket") and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: lines(access, type="websocket"), timeout=5, what="the socket's line")
     [line] = lines(access, type="websocket")
     assert line.keys() >= FIELDS
     assert (line["route"], line["user_id"], line["status"]) == ("/api/v1/ws", "bob", 101)
@@ -225,6 +224,7 @@ def _reserve_in_database(services: Services) -> int:
     return int(last) - int(cursor) + 1
 
 
+@pytest.mark.both_databases
 def test_metrics_name_every_number_and_count_a_move(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
@@ -250,6 +250,7 @@ def test_metrics_name_every_number_and_count_a_move(
         "dicehall_dice_reserve_sets",
         "dicehall_bot_games_driving",
         "dicehall_bot_tasks_pending",
+        "dicehall_clock_sweeps_total",
     ):
         assert f"# TYPE {name} " in text, name
     assert sample(text, "dicehall_move_duration_seconds_count", status="2xx") == 1
@@ -262,6 +263,7 @@ def test_metrics_name_every_number_and_count_a_move(
     assert reserve is not None and 0 < before <= reserve <= after
     assert sample(text, "dicehall_bot_games_driving") is not None
     assert sample(text, "dicehall_bot_tasks_pending") is not None
+    assert sample(text, "dicehall_clock_sweeps_total") is not None
 
 
 def test_each_app_counts_in_its_own_registry(client: TestClient, services: Services) -> None:
@@ -291,6 +293,7 @@ def test_healthz_and_readyz(client: TestClient) -> None:
         assert path not in client.get(f"{API}/openapi.json").json()["paths"]
 
 
+@pytest.mark.both_databases
 def test_readyz_is_503_when_the_database_is_unreachable(
     services: Services, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -379,20 +382,20 @@ def test_serve_writes_json_access_lines_to_stderr(tmp_path: Path) -> None:
     with stderr.open("wb") as sink:
         server = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=sink)
         try:
-            deadline = time.monotonic() + 60
-            while True:
+
+            def answers() -> bool:
                 assert server.poll() is None, stderr.read_text()
-                assert time.monotonic() < deadline, "the server did not start"
                 try:
-                    if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.2)
-            answer = httpx.get(f"{base}/api/v1/games/kinds", headers={"X-Request-ID": "srv-1"})
+                    return httpx2.get(f"{base}/healthz", timeout=1).status_code == 200
+                except httpx2.HTTPError:
+                    return False
+
+            wait_until(answers, timeout=60, interval=0.1, what="the server to start")
+            answer = httpx2.get(f"{base}/api/v1/games/kinds", headers={"X-Request-ID": "srv-1"})
             assert answer.headers["x-request-id"] == "srv-1"
-            deadline = time.monotonic() + 10
-            while b"srv-1" not in stderr.read_bytes() and time.monotonic() < deadline:
-                time.sleep(0.1)
+            wait_until(
+                lambda: b"srv-1" in stderr.read_bytes(), timeout=10, what="the request's line"
+            )
         finally:
             server.terminate()
             server.wait(timeout=20)

@@ -5,8 +5,7 @@ counts only."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -27,6 +26,7 @@ from dicehall.server.domain.people.presence import (
 from dicehall.server.domain.services import Services, build_services
 from tests.live import add_user
 from tests.server.conftest import MakeUser, site_settings
+from tests.waiting import wait_until
 
 API = "/api/v1"
 T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
@@ -256,6 +256,10 @@ def test_what_a_path_says(clock: Clock) -> None:
     assert here.activity_of_path("/tournaments/3") == LOOKING
     assert here.activity_of_path("/newsletter") == IDLE
     assert here.activity_of_path("/status") == IDLE
+    # An id no stored game can have (a refused request) names no game to look up later.
+    assert here.activity_of_path("/api/v1/games/2147483648/actions") is None
+    assert here.activity_of_path("/games/9999999999") == IDLE
+    assert here.activity_of_path("/api/v1/games/2147483647") == at_game(2147483647)
 
 
 def test_touches_are_throttled_unless_something_changed() -> None:
@@ -284,20 +288,28 @@ def quick_site(db_url: str) -> Iterator[Services]:
         built.engine.dispose()
 
 
-def _wait_for(check: Callable[[], bool], seconds: float = 5.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "not in time"
-        time.sleep(0.05)
-
-
-def test_an_open_socket_keeps_its_user_online(quick_site: Services) -> None:
+def test_an_open_socket_keeps_its_user_online(quick_site: Services, clock: Clock) -> None:
+    windows = quick_site.presence.windows
+    # The socket's heartbeat (every 0.5 s of real time) comes well within the window.
+    assert windows.heartbeat <= windows.online / 3
     ann, bob = add_user(quick_site, "ann"), add_user(quick_site, "bob")
+    ann_pk = pk_of(quick_site, "ann")
+
+    def seen_at(entries: list[dict[str, Any]]) -> str | None:
+        return next((e["seen_at"] for e in entries if e["user_id"] == "ann"), None)
+
     with TestClient(create_app(services=quick_site)) as client:
         with client.websocket_connect(f"{API}/ws", headers=ann) as socket:
             assert socket.receive_json() == {"type": "hello"}
-            opened = time.monotonic()
-            while time.monotonic() - opened < 2.5:  # past the window
+            for _ in range(3):  # 3 s on the presence clock: past the 1.5 s window
+                clock.move(1.0)  # less than the window since the last touch
                 assert "ann" in names(listing(client, bob)["online"])
-                time.sleep(0.25)
-        _wait_for(lambda: "ann" in names(listing(client, bob)["recent"]))
+                wait_until(
+                    lambda: seen_at(listing(client, bob)["online"]) == clock.at.isoformat(),
+                    what="the socket's next heartbeat",
+                )
+        # The server ends the socket (its heartbeat first, then its subscription): then the
+        # window passes without a touch.
+        wait_until(lambda: quick_site.broker.sockets(ann_pk) == 0, what="the socket's end")
+        clock.move(windows.online + 0.1)
+        assert "ann" in names(listing(client, bob)["recent"])

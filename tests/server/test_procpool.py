@@ -7,12 +7,15 @@ import asyncio
 import operator
 import os
 import signal
+import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 
 from dicehall.server.workers.procpool import ProcessPool
+from tests.waiting import wait_until_async
 
 
 def _worker_pids(pool: ProcessPool) -> list[int]:
@@ -26,14 +29,27 @@ def _add_and_report_pid(a: int, b: int) -> tuple[int, int]:
     return a + b, os.getpid()
 
 
+def _say_running_then_block(flag: str) -> None:
+    """A task that is seen to run (it writes ``flag``) and then takes ten minutes."""
+    Path(flag).write_text(str(os.getpid()))
+    threading.Event().wait(600)
+
+
 def test_a_worker_killed_while_idle_neither_hangs_shutdown_nor_the_next_task() -> None:
     async def scenario() -> float:
         pool = ProcessPool(1)
         pool.bind(asyncio.get_running_loop())
         assert await pool.run(60, operator.add, 1, 2) == 3
+        executor = pool._executor
+        assert executor is not None
+        workers = list(executor._processes.values())
+        assert workers
         for pid in _worker_pids(pool):
             os.kill(pid, signal.SIGTERM)  # as a service manager's stop would
-        await asyncio.sleep(0.2)
+        # The next task comes once the workers are dead (killed while idle, not during it).
+        await wait_until_async(
+            lambda: not any(w.is_alive() for w in workers), what="the killed workers to exit"
+        )
         # The pool notices on the next task: it fails or is served by a fresh pool.
         try:
             value, _ = await pool.run(60, _add_and_report_pid, 2, 3)
@@ -48,12 +64,15 @@ def test_a_worker_killed_while_idle_neither_hangs_shutdown_nor_the_next_task() -
     assert asyncio.run(asyncio.wait_for(scenario(), 120)) < 30
 
 
-def test_closing_ends_a_running_task_at_once() -> None:
+def test_closing_ends_a_running_task_at_once(tmp_path: Path) -> None:
+    flag = tmp_path / "running"
+
     async def scenario() -> float:
         pool = ProcessPool(1)
         pool.bind(asyncio.get_running_loop())
-        running = pool.submit(time.sleep, 600)
-        await asyncio.sleep(1.0)
+        running = pool.submit(_say_running_then_block, str(flag))
+        # Spawning the worker takes a while: close once the task really runs.
+        await wait_until_async(flag.exists, timeout=60, what="the task to start in a worker")
         started = time.monotonic()
         pool.close()
         took = time.monotonic() - started

@@ -210,6 +210,7 @@ def _shared_batch(services: Services, one: int, other: int) -> bool:
     return bool(dice[0] & dice[1] or bags[0] & bags[1])
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("kind", sorted(SHORT))
 def test_a_finished_games_proof_reproduces_it_and_shows_nothing_of_a_game_in_play(
     kind: str, client: TestClient, make_user: MakeUser, services: Services

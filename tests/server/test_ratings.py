@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -32,6 +31,7 @@ from dicehall.server.domain.ratings import model, store
 from dicehall.server.domain.ratings.model import Skill
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
+from tests.waiting import wait_until
 
 API = "/api/v1"
 #: The quickest game to play to its end: Ten Thousand to 1,000 with no entry threshold.
@@ -264,6 +264,7 @@ def test_leavers_place_below_every_finisher_the_earlier_lower() -> None:
 # -- exactly once, however game ends race ---------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_one_game_finished_twice_at_once_is_rated_once(
     client: TestClient, services: Services, people: dict[str, Headers]
 ) -> None:
@@ -328,20 +329,19 @@ def wait_until_blocked(services: Services, started: threading.Event) -> None:
     assert started.wait(10)
     if services.engine.dialect.name != "postgresql":
         return
-    deadline = time.monotonic() + 10
     with services.engine.connect() as conn:
-        while time.monotonic() < deadline:
-            waiting = conn.execute(
+
+        def waiting() -> bool:
+            count = conn.execute(
                 text(
                     "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
                     " AND wait_event_type = 'Lock' AND query ILIKE '%ratings%'"
                 )
             ).scalar_one()
-            if waiting:
-                return
             conn.rollback()
-            time.sleep(0.02)
-    raise AssertionError("the second transaction never waited for the first")
+            return bool(count)
+
+        wait_until(waiting, timeout=10, what="the second transaction to wait for the first")
 
 
 def race(services: Services, first: int, second: int) -> list[bool]:
@@ -405,6 +405,7 @@ def chained(services: Services, user_id: str, kind: str) -> tuple[Skill, int]:
     return skill, games
 
 
+@pytest.mark.both_databases
 def test_two_games_of_one_player_ending_at_once_both_count(
     client: TestClient, services: Services, people: dict[str, Headers]
 ) -> None:
@@ -427,6 +428,7 @@ def test_two_games_of_one_player_ending_at_once_both_count(
     assert len(changes_of(services)) == 8
 
 
+@pytest.mark.both_databases
 def test_rows_exist_before_they_are_locked(services: Services, make_user: MakeUser) -> None:
     # The default rows a first game needs are made without a conflict when they exist.
     make_user("dan")

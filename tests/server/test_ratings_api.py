@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Connection, event, insert, select
 
@@ -146,6 +147,7 @@ def counted(conn: Connection) -> Iterator[list[str]]:
         event.remove(conn, "before_cursor_execute", note)
 
 
+@pytest.mark.both_databases
 def test_a_boards_ratings_are_one_query(
     client: TestClient, services: Services, make_user: MakeUser
 ) -> None:

@@ -158,17 +158,24 @@ def test_brokers_of_two_sites_do_not_hear_each_other() -> None:
         blue_one = RedisBroker(REDIS_URL, blue)
         brokers = [red_one, red_two, blue_one]
         for broker in brokers:
-            await broker.start()
+            await broker.start()  # returns once Redis confirmed its listener's subscription
+            assert broker.subscribed
         try:
             async with (
                 red_two.subscribe(1) as red_socket,
                 blue_one.subscribe(1) as blue_socket,
             ):
-                await asyncio.sleep(0.3)  # the listeners subscribe
                 red_one.publish(1, {"type": "game", "site": "red"})
                 heard_red = [await asyncio.wait_for(red_socket.queue.get(), 5)]
-                await asyncio.sleep(0.3)
+                # Redis has handled the red push (red_two heard it). A marker published on
+                # blue's channel after it reaches blue's listener after anything Redis sent
+                # there before: so whatever blue heard of red is queued before the marker.
+                blue_one.publish(1, {"type": "marker"})
                 heard_blue = []
+                while (message := await asyncio.wait_for(blue_socket.queue.get(), 5)) != {
+                    "type": "marker"
+                }:
+                    heard_blue.append(message)
                 while not blue_socket.queue.empty():
                     heard_blue.append(blue_socket.queue.get_nowait())
         finally:

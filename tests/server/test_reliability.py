@@ -5,7 +5,6 @@ in progress and games waiting for players are settings, and a refusal names its 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 from sqlalchemy import insert, select
+from time_machine import TimeMachineFixture
 
 from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
@@ -22,7 +22,7 @@ from dicehall.server.domain import reliability
 from dicehall.server.domain.services import Services, build_services
 from tests.live import add_user
 from tests.server.conftest import Headers, MakeUser, site_settings
-from tests.server.test_clocks import both_move, fetch, two_people
+from tests.server.test_clocks import PAST_TINY, both_move, fetch, two_people
 
 API = "/api/v1"
 
@@ -54,13 +54,15 @@ def test_a_new_player_has_nothing_to_show(client: TestClient, make_user: MakeUse
 
 
 def test_a_timeout_and_finished_games_show_on_both_profiles(
-    client: TestClient, make_user: MakeUser
+    client: TestClient, make_user: MakeUser, time_machine: TimeMachineFixture
 ) -> None:
+    # The site's clock stands still until the test moves it past the late seat's deadline.
+    time_machine.move_to(now(), tick=False)
     game, players = two_people(client, make_user, vacation=False)
     game = both_move(client, game, players)
     late = game["to_act"]
     names = {seat["seat"]: seat["user"] for seat in game["seats"]}
-    time.sleep(3.2)
+    time_machine.shift(PAST_TINY)
     assert fetch(client, game["id"], players[1 - late])["status"] == "finished"
     slow, prompt = profile(client, names[late]), profile(client, names[1 - late])
     assert slow["reliability"]["timeouts"] == 1 and prompt["reliability"]["timeouts"] == 0

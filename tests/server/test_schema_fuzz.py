@@ -8,7 +8,6 @@ the fuzz found, each pinned by a plain test."""
 from __future__ import annotations
 
 import random
-import time
 import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from dicehall.server.domain.people import search
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.tournaments import job as tournaments_job
 from tests.server.conftest import Headers, MakeUser
+from tests.waiting import wait_until
 
 API = "/api/v1"
 SCHEMA_PATH = f"{API}/openapi.json"
@@ -92,13 +92,16 @@ def _create(client: TestClient, headers: Headers, body: dict[str, Any]) -> int:
 def _finish(client: TestClient, headers: Headers, game_id: int) -> None:
     """Play legal moves (leaning to turn-enders) until the game is over."""
     rng = random.Random(game_id)
-    for _ in range(500):
+
+    def movable() -> Any:
         game = client.get(f"{API}/games/{game_id}", headers=headers).json()
+        # No legal move: the bot driver has the rest of the bot's turn.
+        return game if game["status"] == "finished" or game["legal"] else None
+
+    for _ in range(500):
+        game = wait_until(movable, timeout=10, what=f"the bot's turn in game {game_id} to end")
         if game["status"] == "finished":
             return
-        if not game["legal"]:  # the bot driver has the rest of the bot's turn: wait for it
-            time.sleep(0.05)
-            continue
         enders = [a for a in game["legal"] if a["type"] in {"stop", "hold", "bank", "fold"}]
         action = rng.choice(enders or game["legal"])
         body = {"action": action, "expected_version": game["version"]}
@@ -228,6 +231,7 @@ def _sweep_edges(fuzz: Fuzz, operation: Any, client: Any) -> None:
                 _send(fuzz, case, client)
 
 
+@pytest.mark.both_databases
 @pytest.mark.slow
 def test_no_request_gets_a_server_error(fuzz: Fuzz) -> None:
     """Every operation of the schema, fuzzed; all failures are reported together."""
@@ -452,6 +456,7 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
 OUT_OF_RANGE = [0, -1, 2**31, 2**63, 2**64]
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("path", ["/api/v1/games/{}/hint", "/api/v1/fairness/batches/{}"])
 def test_an_id_no_table_can_hold_is_422(path: str, client: TestClient, make_user: MakeUser) -> None:
     headers = make_user("ida")
@@ -461,6 +466,7 @@ def test_an_id_no_table_can_hold_is_422(path: str, client: TestClient, make_user
         assert response.json()["code"] == "invalid_request"
 
 
+@pytest.mark.both_databases
 def test_pages_answer_an_id_no_table_can_hold_with_the_404_page(client: TestClient) -> None:
     signup = {"user_id": "ivy", "password": "correct horse battery"}
     csrf = client.post(f"{API}/auth/signup", json=signup).json()["csrf_token"]

@@ -246,8 +246,8 @@ def test_the_brokers_deliver_a_tournament_to_its_followers_on_every_process() ->
         local = LocalBroker(anonymous_watchers=1)
         one, two = RedisBroker(REDIS_URL, site), RedisBroker(REDIS_URL, site)
         for broker in (local, one, two):
-            await broker.start()
-        await asyncio.sleep(0.3)  # the listeners subscribe
+            await broker.start()  # a Redis one returns once Redis confirmed its subscription
+        assert one.subscribed and two.subscribed
         here: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         there: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         other: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -269,7 +269,11 @@ def test_the_brokers_deliver_a_tournament_to_its_followers_on_every_process() ->
                 two.publish_tournament(7, message)  # from the other process too
                 assert await asyncio.wait_for(here.get(), 5) == message
                 assert await asyncio.wait_for(there.get(), 5) == message
-                await asyncio.sleep(0.2)
+                # A marker for tournament 9 published after the push for 7 comes after
+                # anything of it that would reach the follower of 9: it must come first.
+                marker = {"type": "marker", "id": 9}
+                two.publish_tournament(9, marker)
+                assert await asyncio.wait_for(other.get(), 5) == marker
                 assert other.empty()
             assert not one._tournaments and not two._tournaments
         finally:

@@ -4,7 +4,6 @@ full tournament, the quotas, and the timeout ban."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from time_machine import TimeMachineFixture
 
 from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
@@ -21,6 +21,7 @@ from dicehall.server.domain.tournaments import create, job
 from dicehall.server.domain.tournaments.rows import TOURNAMENTS
 from tests.live import add_user
 from tests.server.conftest import Headers, site_settings
+from tests.waiting import wait_until
 
 API = "/api/v1"
 CUP = {"name": "Cup", "game": "boatzee", "format": "cup", "size": 4, "pace": {"bank": 60}}
@@ -214,8 +215,11 @@ def _finish_one_game(client: TestClient, player: Headers, other: Headers) -> Non
 
 
 def test_the_timeout_ban_lasts_until_more_games_are_finished(
-    client: TestClient, services: Services
+    client: TestClient, services: Services, time_machine: TimeMachineFixture
 ) -> None:
+    # The site's clock runs, and the test moves it on past the bank (the ban counts games
+    # finished after the timeout, so time must go on after it).
+    time_machine.move_to(now(), tick=True)
     ann, ben, cai = (add_user(services, n) for n in ("ann", "ben", "cai"))
     tid = _made(client, ann, size=2, pace={"bank": 1})["id"]
     for user in (ann, ben):
@@ -225,13 +229,15 @@ def test_the_timeout_ban_lasts_until_more_games_are_finished(
     game = client.get(f"{API}/games/{game_id}").json()
     late = game["seats"][game["to_act"]]["user"]
     late_headers, other = (ann, ben) if late == "ann" else (ben, ann)
-    time.sleep(1.05)  # the bank of a second runs out for real: the ban counts from now
-    for _ in range(250):  # the bot driver's own sweeper may hold the game (skipped) a moment
+    time_machine.shift(1.05)  # the bank of a second runs out: the ban counts from now
+
+    def swept() -> bool:
+        # The bot driver's own sweeper may hold the game (skipped) a moment.
         with services.write_conn() as conn:
             ending.sweep(conn, services.pool, now())
-        if client.get(f"{API}/games/{game_id}").json()["status"] != "active":
-            break
-        time.sleep(0.02)
+        return bool(client.get(f"{API}/games/{game_id}").json()["status"] != "active")
+
+    wait_until(swept, timeout=10, what="the sweep to end the game on time")
     done = client.get(f"{API}/tournaments/{tid}").json()
     assert {s["user_id"]: s["status"] for s in done["standings"]}[late] == "timed_out"
     job.run(services, now())

@@ -25,6 +25,7 @@ from dicehall.server.domain.services import Services, build_services
 from dicehall.server.domain.tournaments import job
 from tests.live import add_user
 from tests.server.conftest import Headers, site_settings
+from tests.waiting import wait_until
 
 API = "/api/v1"
 #: Each player's bank for a whole game: ample for bots, so only the sweeper's moment ends one.
@@ -67,16 +68,26 @@ def play(
     game = client.get(f"{API}/games/{game_id}").json()
     entry = games.get(game["game"])
     bots: dict[str, Bot] = {}
+
+    def driven(game: dict[str, Any]) -> bool:
+        """Dice or the autopilot are pending: the bot driver plays them."""
+        seat = game["to_act"]
+        player = None if seat is None else game["seats"][seat]
+        return player is None or player["status"] != "playing" or game["bot_turn"] is not None
+
+    def settled() -> dict[str, Any] | None:
+        game: dict[str, Any] = client.get(f"{API}/games/{game_id}").json()
+        return game if game["status"] != "active" or not driven(game) else None
+
     deadline = time.monotonic() + 60
     while game["status"] == "active":
         assert time.monotonic() < deadline, f"game {game_id} did not end"
-        seat = game["to_act"]
-        player = None if seat is None else game["seats"][seat]
-        if player is None or player["status"] != "playing" or game["bot_turn"] is not None:
-            time.sleep(0.02)  # dice or the autopilot: the bot driver plays them
-            game = client.get(f"{API}/games/{game_id}").json()
+        if driven(game):
+            left = max(0.0, deadline - time.monotonic())
+            game = wait_until(settled, timeout=left, what=f"the driver to play game {game_id} on")
             continue
-        user = player["user"]
+        seat = game["to_act"]
+        user = game["seats"][seat]["user"]
         if user == times_out:
             _sweep_past_deadline(services)
             times_out = None

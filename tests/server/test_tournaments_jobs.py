@@ -177,6 +177,7 @@ def _step_into(site: Services, moment: datetime, done: list[int]) -> None:
     done.append(job.run(site, moment))
 
 
+@pytest.mark.both_databases
 def test_two_processes_stepping_at_once_start_a_tournament_once(
     client: TestClient, services: Services
 ) -> None:
@@ -209,6 +210,7 @@ def test_two_processes_stepping_at_once_start_a_tournament_once(
 SCHEDULE = Settings.model_fields["tournament_schedule"].default
 
 
+@pytest.mark.both_databases
 def test_the_schedule_creates_each_tournament_once(client: TestClient, services: Services) -> None:
     at = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)  # a Wednesday
     expected = 2 * len(games.available())

@@ -10,6 +10,7 @@ import re
 import string
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Connection, Select, insert, select, text
 
@@ -58,6 +59,7 @@ def error(answer: Any, code: str) -> None:
 # -- matching ------------------------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_a_prefix_of_the_user_id_or_any_word_of_the_name_in_any_case_and_accents(
     client: TestClient,
 ) -> None:
@@ -90,6 +92,7 @@ def test_a_prefix_of_the_user_id_or_any_word_of_the_name_in_any_case_and_accents
     assert "zoe" not in ids(client, "ngst")
 
 
+@pytest.mark.both_databases
 def test_pages_show_every_user_once_in_name_order(client: TestClient, make_user: MakeUser) -> None:
     names = [f"pg{n:02d}" for n in range(12)]
     for name in names:
@@ -115,6 +118,7 @@ def test_pages_show_every_user_once_in_name_order(client: TestClient, make_user:
     assert seen == sorted(names, key=lambda n: search.searchable(f"Pg {n[2:]} Player"))
 
 
+@pytest.mark.both_databases
 def test_the_fuzzy_fallback_when_no_name_starts_with_the_query(client: TestClient) -> None:
     signup(client, "john_smith", "John Smith")
     signup(client, "joan", "Joan Ray")
@@ -130,6 +134,7 @@ def test_the_fuzzy_fallback_when_no_name_starts_with_the_query(client: TestClien
     assert found(client, "joa")["fuzzy"] is False
 
 
+@pytest.mark.both_databases
 def test_bad_queries_are_422(client: TestClient) -> None:
     error(client.get(f"{API}/users"), "invalid_request")
     error(client.get(f"{API}/users", params={"q": ""}), "invalid_request")
@@ -143,6 +148,7 @@ def test_bad_queries_are_422(client: TestClient) -> None:
     assert found(client, "!!") == {"users": [], "next": None, "fuzzy": False}
 
 
+@pytest.mark.both_databases
 def test_online_filter_and_flag_follow_presence_and_ignores(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
@@ -179,6 +185,7 @@ def test_online_filter_and_flag_follow_presence_and_ignores(
     assert mine.json()["users"][0]["relation"] == "ignore"
 
 
+@pytest.mark.both_databases
 def test_the_online_filter_pages_past_many_users_it_skips(services: Services) -> None:
     with services.write_conn() as conn:
         pks = [
@@ -224,6 +231,7 @@ def test_the_online_filter_pages_past_many_users_it_skips(services: Services) ->
 # -- keeping the terms -----------------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_terms_follow_a_display_name_change(client: TestClient, make_user: MakeUser) -> None:
     me = make_user("shifty")
     rename(client, me, "Old Timer")
@@ -234,6 +242,7 @@ def test_terms_follow_a_display_name_change(client: TestClient, make_user: MakeU
     assert ids(client, "shif") == ["shifty"]  # the user id stays
 
 
+@pytest.mark.both_databases
 def test_the_backfill_at_start_gives_terms_to_users_without(
     client: TestClient, make_user: MakeUser, services: Services, db_url: str
 ) -> None:
@@ -287,6 +296,7 @@ def _one_index_range(plan: str, dialect: str) -> bool:
     return "on user_search_pkey" in plan and ranged is not None and "Seq Scan" not in plan
 
 
+@pytest.mark.both_databases
 def test_explain_shows_the_prefix_is_one_index_range(services: Services) -> None:
     rng = random.Random(17)
     with services.write_conn() as conn:

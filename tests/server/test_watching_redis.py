@@ -11,7 +11,7 @@ import time
 import uuid
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 import redis
 from websockets.sync.client import connect
@@ -22,6 +22,7 @@ from dicehall.server.domain.services import build_services
 from tests.live import LiveServer, add_user
 from tests.server.conftest import site_settings
 from tests.server.test_redis_isolation import REDIS_URL, need_redis
+from tests.waiting import wait_until_async
 
 GAME = 5
 
@@ -44,8 +45,8 @@ def test_spectators_are_counted_across_processes(monkeypatch: pytest.MonkeyPatch
     async def scenario() -> None:
         one, two = RedisBroker(REDIS_URL, site), RedisBroker(REDIS_URL, site)
         for broker in (one, two):
-            await broker.start()
-        await asyncio.sleep(0.3)  # the listeners subscribe
+            await broker.start()  # returns once Redis confirmed its listener's subscription
+            assert broker.subscribed
         first: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         second: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         player: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -65,14 +66,23 @@ def test_spectators_are_counted_across_processes(monkeypatch: pytest.MonkeyPatch
                         one.publish_game(GAME, {"type": "game", "game": GAME, "version": 9})
                         assert (await _next(second, "game"))["version"] == 9
                         assert (await _next(first, "game"))["version"] == 9
-                        await asyncio.sleep(0.3)
-                        assert all(m["type"] != "game" for m in _drain(player))
+                        # A marker published after the push: once it has come, so would have
+                        # the push (one channel, one publisher: Redis keeps the order).
+                        one.publish_game(GAME, {"type": "marker", "game": GAME})
+                        heard = await _until(player, "marker")
+                        assert all(m["type"] != "game" for m in heard + _drain(player))
                     # Redis lost the places (a restart): the processes put them back.
                     # (Checked before the loop runs again: a renewal may come at any await.)
                     plain.delete(key)
                     assert plain.zcard(key) == 0
-                    await asyncio.sleep(0.8)
-                    assert (await one.watching(GAME))[0] == 2
+
+                    async def both_back() -> bool:
+                        return (await one.watching(GAME))[0] == 2
+
+                    renewed: bool = await wait_until_async(
+                        both_back, timeout=5, what="both processes to renew their places"
+                    )
+                    assert renewed
                 left = await _next(first, "watching")
                 assert left["watching"] == 1 and left["seq"] > joined["seq"]
             assert (await two.watching(GAME))[0] == 0
@@ -88,6 +98,14 @@ def test_spectators_are_counted_across_processes(monkeypatch: pytest.MonkeyPatch
     finally:
         plain.delete(key)
         plain.close()
+
+
+async def _until(queue: asyncio.Queue[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    """What the queue holds before the next message of type ``kind`` (which is taken)."""
+    before = []
+    while (message := await asyncio.wait_for(queue.get(), 5))["type"] != kind:
+        before.append(message)
+    return before
 
 
 def _drain(queue: asyncio.Queue[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -122,7 +140,7 @@ def test_a_spectator_on_another_process_follows_the_game(tmp_path: Any) -> None:
     services = build_services(site_settings(url))
     try:
         alice = add_user(services, f"a{uuid.uuid4().hex[:8]}")
-        game = httpx.post(
+        game = httpx2.post(
             f"{first.base}/api/v1/games",
             json={"game": "boatzee", "seats": ["me", "bot:random"]},
             headers=alice,
@@ -133,10 +151,10 @@ def test_a_spectator_on_another_process_follows_the_game(tmp_path: Any) -> None:
             assert json.loads(socket.recv(timeout=10)) == {"type": "hello"}
             assert json.loads(socket.recv(timeout=10))["watching"] == 1
             # The first process counts the spectator of the second.
-            watchers = httpx.get(f"{first.base}/api/v1/games/{game['id']}/watchers", timeout=10)
+            watchers = httpx2.get(f"{first.base}/api/v1/games/{game['id']}/watchers", timeout=10)
             assert watchers.json() == {"watchers": [], "watching": 1}
             action = next(a for a in game["legal"] if a["type"] == "score")
-            moved = httpx.post(
+            moved = httpx2.post(
                 f"{first.base}/api/v1/games/{game['id']}/actions",
                 json={"action": action, "expected_version": game["version"]},
                 headers=alice,

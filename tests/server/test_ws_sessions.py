@@ -164,18 +164,22 @@ def test_close_orders_cross_processes_through_redis() -> None:
 
     async def scenario() -> tuple[bool, bool, bool]:
         here, there = RedisBroker(REDIS_URL, site), RedisBroker(REDIS_URL, site)
-        await here.start()
+        await here.start()  # returns once Redis confirmed its listener's subscription
         await there.start()
+        assert here.subscribed and there.subscribed
         try:
             async with (
                 there.subscribe(5, "session:aaa") as ended_one,
                 there.subscribe(5, "session:bbb") as kept_session,
                 there.subscribe(5, "token:ccc") as kept_token,
             ):
-                await asyncio.sleep(0.3)
                 here.end_sessions_except(5, "bbb", "the password was changed")
                 await asyncio.wait_for(ended_one.ended.wait(), 5)
-                await asyncio.sleep(0.2)
+                # A push published after the order reaches the kept sockets after it: once
+                # they have it, the order has done all it will do there.
+                here.publish(5, {"type": "marker"})
+                for kept in (kept_session, kept_token):
+                    assert await asyncio.wait_for(kept.queue.get(), 5) == {"type": "marker"}
                 assert ended_one.reason == "the password was changed"
                 return (
                     ended_one.ended.is_set(),

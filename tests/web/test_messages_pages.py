@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
 
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -15,6 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from dicehall.server.app import create_app
 from dicehall.server.domain.services import Services
 from tests.live import LiveServer, add_user
+from tests.waiting import wait_until
 from tests.web.conftest import shoot, signup_api
 from tests.web.test_notifications_bell import no_sideways_scroll
 from tests.web.test_pages_forms import _error_of, _signup
@@ -118,13 +118,6 @@ def test_a_user_called_new_has_a_thread_page_of_their_own(
 # -- in Chromium -------------------------------------------------------------------------------
 
 
-def _wait_until(check: Callable[[], bool], seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "timed out waiting"
-        time.sleep(0.1)
-
-
 def _live(page: Page) -> None:
     page.wait_for_function("document.body.dataset.live === 'on'")
 
@@ -168,7 +161,10 @@ def test_two_people_write_to_each_other_live_and_html_stays_inert(
         expect(bob.locator("#no-messages")).to_have_count(0)
         assert bob.evaluate("window.__same") == 1
         # Bob's page was in view: the message is read.
-        _wait_until(lambda: bob_context.request.get("/api/v1/messages").json()["unread"] == 0)
+        wait_until(
+            lambda: bob_context.request.get("/api/v1/messages").json()["unread"] == 0,
+            what="bob's unread count to drop to 0",
+        )
 
         # Bob answers through the form (sent by the script, no reload); ann sees it live.
         _send(bob, SCRIPT)

@@ -5,10 +5,11 @@ shows the ranking; at phone width nothing scrolls sideways."""
 from __future__ import annotations
 
 import re
-import time
+from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.waiting import wait_until
 from tests.web.conftest import create_game_api, shoot, signup_api
 
 #: Short games against a bot: options that end them quickly.
@@ -26,13 +27,16 @@ def finished_game(context: BrowserContext, csrf: str, kind: str) -> int:
     """A short game of ``kind`` against a bot, played to the end through the API."""
     options, bot = SHORT[kind]
     game_id = create_game_api(context, csrf, kind, ["me", f"bot:{bot}"], options)
-    for _ in range(2000):
+
+    def movable() -> Any:
         game = context.request.get(f"/api/v1/games/{game_id}").json()
+        # No legal move: a bot (or the bot driver's dice) has the turn.
+        return game if game["status"] == "finished" or game["legal"] else None
+
+    for _ in range(2000):
+        game = wait_until(movable, timeout=10, what=f"a move of mine in game {game_id}")
         if game["status"] == "finished":
             return game_id
-        if not game["legal"]:
-            time.sleep(0.05)  # a bot (or the bot driver's dice) has the turn
-            continue
         enders = [a for a in game["legal"] if a["type"] in ENDERS]
         moved = context.request.post(
             f"/api/v1/games/{game_id}/actions",

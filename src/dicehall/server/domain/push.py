@@ -59,6 +59,9 @@ OUTBOX = 10000
 #: Seconds a failed Redis is left alone before the next try.
 REDIS_RETRY_SECONDS = 2.0
 REDIS_TIMEOUT_SECONDS = 1.0
+#: Seconds the Redis broker's start waits for Redis to confirm its subscription (an
+#: unreachable Redis ends the wait at once: the listener keeps trying in the background).
+SUBSCRIBE_WAIT_SECONDS = 5.0
 #: Seconds a spectator's place in the shared count lasts unless its process renews it, and
 #: how often a process renews its spectators' places.
 WATCH_TTL_SECONDS = 60.0
@@ -426,16 +429,32 @@ class RedisBroker(LocalBroker):
         self._outbox: asyncio.Queue[dict[str, Any]] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._down_until: float | None = None
+        self._subscribed = False
+
+    @property
+    def subscribed(self) -> bool:
+        """Whether Redis has confirmed the listener's subscription to the channel (false while
+        the listener reconnects)."""
+        return self._subscribed
 
     async def start(self) -> None:
-        """Start listening to the channel and sending what this process publishes."""
+        """Start listening to the channel and sending what this process publishes.
+
+        Returns once Redis has confirmed the subscription, so that whatever any process
+        publishes afterwards reaches this one; or once the first try to subscribe failed
+        (Redis unreachable: the listener keeps trying), or after
+        :data:`SUBSCRIBE_WAIT_SECONDS` at most.
+        """
         await super().start()
         self._outbox = asyncio.Queue(maxsize=OUTBOX)
+        first_try = asyncio.Event()
         self._tasks = [
-            asyncio.create_task(self._listen()),
+            asyncio.create_task(self._listen(first_try)),
             asyncio.create_task(self._send()),
             asyncio.create_task(self._renew()),
         ]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(first_try.wait(), SUBSCRIBE_WAIT_SECONDS)
 
     async def stop(self) -> None:
         """Stop listening and sending (pushes still queued are dropped)."""
@@ -445,6 +464,7 @@ class RedisBroker(LocalBroker):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = []
+        self._subscribed = False
 
     def _dispatch(self, payload: dict[str, Any]) -> None:
         self._on_loop(self._enqueue, payload)
@@ -573,7 +593,12 @@ class RedisBroker(LocalBroker):
             with contextlib.suppress(Exception):
                 await client.aclose()
 
-    async def _listen(self) -> None:
+    async def _listen(self, first_try: asyncio.Event) -> None:
+        """Hear the channel, reconnecting (and subscribing again) whenever Redis is lost.
+
+        ``first_try`` is set once Redis confirmed the first subscription or the first try
+        failed; :attr:`subscribed` says whether the current connection's is confirmed.
+        """
         delay = 0.25
         while True:
             client = self._client(health_check_interval=15)
@@ -583,7 +608,14 @@ class RedisBroker(LocalBroker):
                 self._redis_up()
                 delay = 0.25
                 async for item in pubsub.listen():
-                    if item.get("type") != "message":
+                    kind = item.get("type")
+                    if kind == "subscribe":
+                        # Redis's confirmation (again after redis-py reconnected by itself):
+                        # from here on every publish to the channel reaches this process.
+                        self._subscribed = True
+                        first_try.set()
+                        continue
+                    if kind != "message":
                         continue
                     try:
                         payload = json.loads(item["data"])
@@ -594,8 +626,10 @@ class RedisBroker(LocalBroker):
             except (redis.RedisError, OSError) as exc:
                 self._redis_down(exc)
             finally:
+                self._subscribed = False
+                first_try.set()
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
                 with contextlib.suppress(Exception):
                     await client.aclose()
             await asyncio.sleep(delay)

@@ -15,6 +15,8 @@ many applications in one process. What is exported:
 - ``dicehall_bot_games_driving``: games this process's bot driver is playing now.
 - ``dicehall_bot_tasks_pending``: bot decisions and table builds waiting for, or running
   in, this process's bot processes.
+- ``dicehall_clock_sweeps_total``: the rounds in which this process's bot driver looked for
+  clocks that ran out (a counter: it stops growing when the sweeper stops).
 - ``process_*``: the process's CPU, memory, open files and start time.
 
 The database numbers are read at scrape time, in one query, in a thread (never on the event
@@ -33,7 +35,7 @@ from typing import cast
 
 from fastapi import APIRouter, Request, Response
 from prometheus_client import CollectorRegistry, Gauge, Histogram, ProcessCollector
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
 from sqlalchemy import Table, func, select
@@ -61,7 +63,8 @@ _LIVE_QUERY = select(
 #: Scrapes run here, away from the event loop and from the threads requests use.
 _SCRAPES = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dicehall-metrics")
 
-BotLoad = Callable[[], tuple[int, int]]
+#: Games driven, bot tasks pending, clock sweeps finished (see ``BotDriver.load``).
+BotLoad = Callable[[], tuple[int, int, int]]
 
 
 def status_class(status: int) -> str:
@@ -76,10 +79,10 @@ class _LiveNumbers(Collector):
         self.services = services
         self.bot_load = bot_load
 
-    def describe(self) -> Iterable[GaugeMetricFamily]:
+    def describe(self) -> Iterable[Metric]:
         return [*_database_families(None), *_bot_families(None)]
 
-    def collect(self) -> Iterable[GaugeMetricFamily]:
+    def collect(self) -> Iterable[Metric]:
         families = _bot_families(self.bot_load() if self.bot_load is not None else None)
         try:
             with self.services.read_conn() as conn:
@@ -104,7 +107,7 @@ def _database_families(values: tuple[int, int] | None) -> list[GaugeMetricFamily
     return [games, reserve]
 
 
-def _bot_families(values: tuple[int, int] | None) -> list[GaugeMetricFamily]:
+def _bot_families(values: tuple[int, int, int] | None) -> list[Metric]:
     driving = GaugeMetricFamily(
         "dicehall_bot_games_driving", "Games this process's bot driver is playing now."
     )
@@ -112,10 +115,15 @@ def _bot_families(values: tuple[int, int] | None) -> list[GaugeMetricFamily]:
         "dicehall_bot_tasks_pending",
         "Bot decisions and table builds waiting for or running in this process's bot pool.",
     )
+    sweeps = CounterMetricFamily(
+        "dicehall_clock_sweeps",
+        "Rounds in which this process's bot driver looked for clocks that ran out.",
+    )
     if values is not None:
         driving.add_metric([], values[0])
         pending.add_metric([], values[1])
-    return [driving, pending]
+        sweeps.add_metric([], values[2])
+    return [driving, pending, sweeps]
 
 
 class SiteMetrics:

@@ -83,6 +83,8 @@ class BotDriver:
         self._next_top_up = 0.0
         self._next_ladder_check = 0.0
         self._stopping = False
+        #: Clock sweeps this driver has finished (for metrics: a live sweeper's count grows).
+        self.sweeps = 0
 
     # -- life ---------------------------------------------------------------------------------
 
@@ -115,9 +117,10 @@ class BotDriver:
                 log.warning("%s did not stop within %.0f s", task.get_name(), STOP_SECONDS)
         self.bots.close()
 
-    def load(self) -> tuple[int, int]:
-        """Games driven now, and bot tasks waiting in or running in the pool (for metrics)."""
-        return len(self._driving), self.bots.pending
+    def load(self) -> tuple[int, int, int]:
+        """Games driven now, bot tasks waiting in or running in the pool, and the clock
+        sweeps finished so far (for metrics)."""
+        return len(self._driving), self.bots.pending, self.sweeps
 
     def kick(self) -> None:
         """A game may have become due: look now rather than at the next poll (any thread)."""
@@ -232,6 +235,7 @@ class BotDriver:
             await self._sweep()
         except Exception:
             log.exception("sweeping for clocks that ran out failed; the next round tries again")
+        self.sweeps += 1
         if time.monotonic() >= self._next_ladder_check:
             self._next_ladder_check = time.monotonic() + LADDER_CHECK_SECONDS
             try:

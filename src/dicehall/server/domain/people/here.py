@@ -38,6 +38,7 @@ from sqlalchemy import Connection, Table, and_, or_, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from dicehall.server.core.clock import aware, now
+from dicehall.server.core.ids import in_id_range
 from dicehall.server.core.models import Relation, User
 from dicehall.server.core.writelock import Busy
 from dicehall.server.domain.games.privacy import may_watch
@@ -67,18 +68,25 @@ _PAGE_GAME = re.compile(r"/games/(\d{1,10})(?:/|$)")
 _LOOKING_PAGES = re.compile(r"/(?:waiting|new|automatch|tournaments)(?:/|$)")
 
 
+def _game_in(pattern: re.Pattern[str], path: str) -> int | None:
+    """The game id ``path`` names, when a stored game could have it (a request for game
+    99999999999 was refused, and must not make a later listing look that id up)."""
+    found = pattern.match(path)
+    return int(found.group(1)) if found and in_id_range(int(found.group(1))) else None
+
+
 def activity_of_path(path: str) -> Activity | None:
     """What a request for ``path`` says its user is at (None: an API call that says
     nothing, which keeps what they were at)."""
     if path.startswith("/api/"):
         if path in ("/api/v1/games/open", "/api/v1/automatch"):
             return LOOKING
-        found = _API_GAME.match(path)
-        return at_game(int(found.group(1))) if found else None
+        game = _game_in(_API_GAME, path)
+        return at_game(game) if game is not None else None
     if _LOOKING_PAGES.match(path):
         return LOOKING
-    found = _PAGE_GAME.match(path)
-    return at_game(int(found.group(1))) if found else IDLE
+    game = _game_in(_PAGE_GAME, path)
+    return at_game(game) if game is not None else IDLE
 
 
 def shows_presence(stored_settings: str | None) -> bool:
