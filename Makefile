@@ -57,8 +57,10 @@ typecheck: setup
 tables: setup
 	NUMBA_NUM_THREADS=1 $(BIN)/python -m tests.games.boatzee.solved
 
+# PYTHONDONTWRITEBYTECODE (set on some machines) would make every worker rewrite and compile
+# each test module again, and every server and command the tests start compile its imports.
 pytest: setup bytecode chromium tables
-	NUMBA_NUM_THREADS=1 $(BIN)/pytest -n 2 --durations=25
+	env -u PYTHONDONTWRITEBYTECODE NUMBA_NUM_THREADS=1 $(BIN)/pytest -n 2 --durations=25
 
 test: lint typecheck pytest
 

@@ -136,6 +136,8 @@ def test_two_players_chat_live_and_markup_stays_text(
         status = bella_context.new_page()
         status.goto("/status")
         expect(status.get_by_test_id(f"chat-unread-{game_id}")).to_have_text("1 new in chat")
+        # Its push socket is open (and so subscribed) before the read it must hear of.
+        expect(status.locator("body")).to_have_attribute("data-live", "on")
         bella.locator("#chat-panel summary").click()
         expect(bella.get_by_test_id("chat-unread")).to_be_hidden()
         expect(bella.locator("#chat-lines .chat-text").last).to_have_text("Good game")
