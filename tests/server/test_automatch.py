@@ -1,4 +1,4 @@
-"""The auto-match API on SQLite and PostgreSQL: filing a ticket and every refusal (which
+"""The auto-match API: filing a ticket and every refusal (which
 changes nothing), my tickets and the queues, cancelling, and two players matched by the
 site's own job as soon as the second files (announced after the commit)."""
 

@@ -1,4 +1,4 @@
-"""The matcher on SQLite and PostgreSQL: open waiting-room seats are filled first; two-seat
+"""The matcher: open waiting-room seats are filled first; two-seat
 tables pair the closest ratings; tables of 3+ take the largest size everyone accepts (after
 waiting a little for more players when someone would take more); the rating gap widens
 with waiting; the same pair is not matched again within a day when another table is

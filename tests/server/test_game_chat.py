@@ -1,4 +1,4 @@
-"""Chat in a game on SQLite and PostgreSQL: the players' channel and the spectators' (which
+"""Chat in a game: the players' channel and the spectators' (which
 the players read only once the game is over), who may not write or read at all, bodies and
 presets, the pace limit, ignores hiding lines both ways (in reads, unread counts and
 pushes), the unread count and read mark, the status page's mark, and the pushes."""

@@ -1,4 +1,4 @@
-"""The games API on SQLite and PostgreSQL, with Pig as a stand-in for any game."""
+"""The games API, with Pig as a stand-in for any game."""
 
 from __future__ import annotations
 

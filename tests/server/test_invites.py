@@ -1,4 +1,4 @@
-"""Invites ("Tell a friend") on SQLite and PostgreSQL: links to the site and to an open seat,
+"""Invites ("Tell a friend"): links to the site and to an open seat,
 refused for games and seats that cannot be offered, signed (a changed link is refused),
 single use (even when two friends accept at once), 14 days long, across an ignore refused
 with the very answer anyone refused a game gets, and the two made buddies unless either

@@ -1,4 +1,4 @@
-"""Inactivity on a ladder, on SQLite and PostgreSQL: a drop of 5 places after 14 days and
+"""Inactivity on a ladder: a drop of 5 places after 14 days and
 every week after, none while a ladder game is in progress; ladder vacation pauses it; the
 job is idempotent, safe to run twice at once, and run by the bot driver."""
 

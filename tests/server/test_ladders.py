@@ -1,4 +1,4 @@
-"""Ladders on SQLite and PostgreSQL: joining at the bottom, leaving, the positions and the
+"""Ladders: joining at the bottom, leaving, the positions and the
 record of moves; the rules of a challenge; a challenge starts a rated ladder game at once;
 a win from below takes the loser's place, a win from above or an abort moves nothing.
 (Inactivity and ladder vacation: test_ladder_inactivity.py.)"""

@@ -1,4 +1,4 @@
-"""Messages on SQLite and PostgreSQL: sending, my threads and one thread (paged), read and
+"""Messages: sending, my threads and one thread (paged), read and
 hidden marks (mine alone), bad bodies and targets, the recipient's preference and ignores
 (one answer for all), replies in a thread that exists, the rate limits, and the pushes."""
 

@@ -1,4 +1,4 @@
-"""Notifications on SQLite and PostgreSQL: a game that becomes my turn tells me, the sweeper
+"""Notifications: a game that becomes my turn tells me, the sweeper
 reminds me when 80% of a tiny turn is used, the list pages newest first, marking read is
 mine alone and tells my other pages, and nobody sees another's notifications."""
 

@@ -1,4 +1,4 @@
-"""The public profile's API answer on SQLite and PostgreSQL: the day last seen (never a
+"""The public profile's API answer: the day last seen (never a
 time), games finished, current games without private ones, the head-to-head record with the
 viewer by the games' ranking, and the viewer's own relation and note (shown to nobody else)."""
 

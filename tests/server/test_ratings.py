@@ -1,4 +1,4 @@
-"""Ratings on SQLite and PostgreSQL: a rated game changes both players' ratings once, in the
+"""Ratings: a rated game changes both players' ratings once, in the
 transaction that finishes it; unrated and aborted games change nothing; places come from the
 result (ties share a place, leavers below every finisher, the earlier leaver lower); and a
 rating is changed exactly once however game ends race each other (the same game finished

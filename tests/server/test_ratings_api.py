@@ -1,4 +1,4 @@
-"""The ratings in the API, on SQLite and PostgreSQL: a rated game's JSON carries each seat's
+"""The ratings in the API: a rated game's JSON carries each seat's
 rating, chance and (once rated) change, read in one query, and honours "hide my rating while
 I play"; profiles list the ratings their owner shows; leaderboards list only settled, active
 players ranked by mu - 2 sigma, every player exactly once across keyset pages; a user's

@@ -1,4 +1,4 @@
-"""``dicehall ratings rebuild`` on SQLite and PostgreSQL: after rated games of every sort
+"""``dicehall ratings rebuild``: after rated games of every sort
 (played, resigned, a three-way tie, weeks apart so inactivity widens sigma, two ending at
 once and rated out of order) the replay from scratch reproduces every stored rating and
 rating change exactly; ``--check`` names a tampered row and writes nothing; the rebuild

@@ -1,4 +1,4 @@
-"""The relations API on SQLite and PostgreSQL: buddy and ignore lists with private notes,
+"""The relations API: buddy and ignore lists with private notes,
 "mutual" for buddies only, bad input refused without a trace, and the meeting points of
 games (naming an opponent, joining an open seat, the waiting room, watch invitations) closed
 across an ignore with the very answer a user who accepts nothing gives."""

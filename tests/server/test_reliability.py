@@ -1,4 +1,4 @@
-"""Reliability, shown and enforced, on SQLite and PostgreSQL: a profile counts games finished
+"""Reliability, shown and enforced: a profile counts games finished
 and timeouts and gives the median time per turn over the last 200 turns; the limits on games
 in progress and games waiting for players are settings, and a refusal names its code."""
 

@@ -1,4 +1,4 @@
-"""The replay of a game that is over, on SQLite and PostgreSQL: one frame per event, each as
+"""The replay of a game that is over: one frame per event, each as
 a spectator may know it once the game is over (folded Hold'em pockets and a Boss's
 picked-up concealed roll never appear), the position after it, and the scores so far, the
 last ones the result's; refused while the game is in play, and for a private game to

@@ -1,4 +1,4 @@
-"""My settings over the API, on SQLite and PostgreSQL: the defaults, changing one or several,
+"""My settings over the API: the defaults, changing one or several,
 every kind of wrong change refused as a whole (nothing stored), damaged stored settings read
 as the defaults, and a change pushed to my open pages (and nobody else's)."""
 

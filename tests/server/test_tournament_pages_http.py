@@ -1,4 +1,4 @@
-"""The tournament pages without a browser, on SQLite and PostgreSQL: the area's sections and
+"""The tournament pages without a browser: the area's sections and
 filter, the create form (its errors by the field, input kept, nothing created; a good one
 creates and opens the tournament's page), Join and Withdraw through the page, the status
 page's mark of a tournament game and the profile's results; and a socket following a

@@ -1,4 +1,4 @@
-"""The tournaments API's rules on SQLite and PostgreSQL: what creating checks (and that a
+"""The tournaments API's rules: what creating checks (and that a
 refusal writes nothing), joining and withdrawing, buddies-only, an ignore answered as a
 full tournament, the quotas, and the timeout ban."""
 

@@ -1,4 +1,4 @@
-"""Tournaments end to end, through the API as users, on SQLite and PostgreSQL: a 6-player
+"""Tournaments end to end, through the API as users: a 6-player
 Bull's Eye Swiss of 3 rounds in tables of 3 and a 4-player Boatzee cup in tables of 2,
 played to the end by the games' bots choosing from each user's own view, with one player
 of each timing out in the first round (the sweeper is called with a moment past their

@@ -1,4 +1,4 @@
-"""The tournaments job and the schedule on SQLite and PostgreSQL: starting at a start time
+"""The tournaments job and the schedule: starting at a start time
 or cancelling for too few players, a round's deadline (a shared place for games still
 going, the timeout rule for a seat out of time), a knockout to its winner, a table whose
 players came to ignore each other, two processes stepping the same tournament at once,

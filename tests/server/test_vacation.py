@@ -1,5 +1,5 @@
 """Vacation: the allowance grows 2 days a month up to 30; an announced absence is paid up
-front, moves a deadline that runs out inside it to its end (on SQLite and PostgreSQL, with a
+front, moves a deadline that runs out inside it to its end (with a
 tiny pace), is ended early with a refund or by any move, and is shown to opponents."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Spectators on SQLite and PostgreSQL: a private game does not exist for a stranger (404 in
+"""Spectators: a private game does not exist for a stranger (404 in
 every endpoint, the board page and the live list) until the players invite them; the live
 list filters by game and pages; a spectator's socket follows its game and is counted."""
 
