@@ -43,7 +43,7 @@ def test_ctrl_c_reaches_a_child_even_when_the_run_ignores_it() -> None:
     # that on: the child must still stop at Ctrl-C.
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        child = spawn_python("import time; print('ready', flush=True); time.sleep(60)")
+        child = spawn_python("import signal; print('ready', flush=True); signal.pause()")
     finally:
         signal.signal(signal.SIGINT, before)
     child.expect("ready")

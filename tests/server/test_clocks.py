@@ -11,7 +11,6 @@ paces the site's loops and the tests' waits, runs on)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -63,11 +62,6 @@ def play(client: TestClient, headers: Headers, game: Any, rng: random.Random) ->
     )
     assert answer.status_code == 200, answer.text
     return answer.json()
-
-
-def wait_for(check: Callable[[], Any], seconds: float = 12.0) -> Any:
-    """``check()`` once it is truthy (polling); fails after ``seconds``."""
-    return wait_until(check, timeout=seconds, what="the site to get there")
 
 
 def timeouts(services: Services, game_id: int) -> int:
@@ -215,7 +209,7 @@ def test_the_sweeper_ends_a_game_nobody_reads(
     assert status() is None
     # The deadline is at most 3 s away: past it, the sweeper (every second) ends the game.
     site_clock.shift(PAST_TINY)
-    assert wait_for(status, seconds=1 + 5) == "finished"
+    assert wait_until(status, timeout=1 + 5, what="the sweeper to end the game") == "finished"
 
 
 def test_an_unplayed_two_seat_game_is_aborted(
@@ -291,7 +285,11 @@ def test_a_three_seat_game_plays_on_under_autopilot_and_ranks_the_absent_seat_la
         else:  # carol's turn: she is away; her clock runs out and the autopilot takes over
             if seat == 0 and game["seats"][0]["status"] == "playing":
                 site_clock.shift(PAST_TINY)  # her 3 s; nobody else's clock runs on her turn
-            game = wait_for(lambda: (g := fetch(client, game_id, alice))["to_act"] != 0 and g, 10)
+            game = wait_until(
+                lambda: (g := fetch(client, game_id, alice))["to_act"] != 0 and g,
+                timeout=10,
+                what="the autopilot to move",
+            )
             assert game["seats"][0]["status"] == "autopilot"
     else:
         raise AssertionError("the game did not end")
@@ -348,7 +346,11 @@ def test_resign_in_three_seats_hands_the_seat_to_the_autopilot(
         headers=me,
     )
     assert resigned.status_code == 200, resigned.text
-    ended = wait_for(lambda: (g := fetch(client, game["id"], me))["status"] == "finished" and g)
+    ended = wait_until(
+        lambda: (g := fetch(client, game["id"], me))["status"] == "finished" and g,
+        timeout=12,
+        what="the game to finish",
+    )
     assert ended["seats"][0]["status"] == "resigned"
     assert ended["ranking"][-1] == 0
 

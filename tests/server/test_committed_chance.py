@@ -24,7 +24,6 @@ FORBIDDEN = {"random", "secrets"}
 
 
 # SQLite only: test_proofs.py checks each chance event's source on PostgreSQL too.
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("kind", sorted(SHORT))
 def test_every_chance_event_has_one_committed_source(
     kind: str, client: TestClient, make_user: MakeUser, services: Services

@@ -119,7 +119,6 @@ def test_statistics_never_count_a_game_in_progress(
         assert after["counts"][face] == before["counts"][face] + added
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_a_batch_committed_before_migration_0007_stays_verifiable(db_url: str) -> None:
     engine = create_engine(db_url)
     config = Config()

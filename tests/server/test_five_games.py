@@ -186,7 +186,6 @@ def test_each_game_between_two_users_to_the_end(
     assert final["status"] == "finished"
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 @settings(
     max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from dicehall.server.domain.services import Services
@@ -94,7 +93,6 @@ def test_three_bots_turns_are_each_told_with_their_dice_after_my_move(
     assert tail["events"] == told["events"][-2:]
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_the_bosss_concealed_roll_is_told_only_to_the_boss_until_the_showdown(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
@@ -148,7 +146,6 @@ def test_the_bosss_concealed_roll_is_told_only_to_the_boss_until_the_showdown(
     assert any(line["text"].startswith("Showdown") for e in shown["events"] for line in e["lines"])
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_a_finished_game_tells_its_reader_won_or_lost_and_offers_a_rematch(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
@@ -183,7 +180,6 @@ def test_a_finished_game_tells_its_reader_won_or_lost_and_offers_a_rematch(
     ]
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_a_rematch_with_a_person_invites_them_again(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:

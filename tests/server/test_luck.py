@@ -36,7 +36,6 @@ def test_zero_out_chances_are_the_known_figures() -> None:
     assert zero_out_chance(3, False) == dead / 216
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_the_report_counts_my_own_zero_outs_in_finished_games_only(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
@@ -112,7 +111,6 @@ def test_sums_of_faces_and_z_scores() -> None:
     assert roller("boss", state) == 1, "the second first roll is the other seat's"
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_boss_counts_the_sum_of_my_own_shown_faces_and_never_a_hidden_roll(
     client: TestClient, make_user: MakeUser, services: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,12 +10,16 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from time_machine import TimeMachineFixture
 
 from dicehall.server.core.models import User
 from dicehall.server.domain import notifications
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
-from tests.server.test_clocks import fetch, play, two_people, wait_for
+from tests.server.test_clocks import fetch, play, site_clock, two_people
+from tests.waiting import wait_until
+
+__all__ = ["site_clock"]  # a fixture
 
 API = "/api/v1"
 
@@ -63,21 +67,24 @@ def test_a_game_that_becomes_my_turn_tells_me(client: TestClient, make_user: Mak
 
 
 def test_a_reminder_comes_when_80_percent_of_a_turn_is_used(
-    client: TestClient, make_user: MakeUser
+    client: TestClient, make_user: MakeUser, site_clock: TimeMachineFixture
 ) -> None:
     game, players = two_people(
         client, make_user, vacation=False, pace={"initial": 5, "increment": 5, "cap": 5}
     )
     pass_to_bob(client, game, players[0])
-    # Bob's 5 s bank runs; at 4 s the sweeper (nobody reads the game) reminds him.
-    reminded = wait_for(
-        lambda: [
+
+    def reminders() -> list[Any]:
+        return [
             n
             for n in listed(client, players[1])["notifications"]
             if n["kind"] == "time_low" and n["game"] == game["id"]
-        ],
-        seconds=8,
-    )
+        ]
+
+    assert reminders() == []
+    # 4.1 s of Bob's 5 s bank pass; the sweeper (nobody reads the game) reminds him.
+    site_clock.shift(4.1)
+    reminded = wait_until(reminders, timeout=6, what="the sweeper's reminder")
     assert len(reminded) == 1 and "left" in reminded[0]["text"]
 
 

@@ -105,7 +105,6 @@ def _proof(client: TestClient, headers: Any, kind: str, rng: random.Random) -> d
     return proof
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("kind", sorted(SHORT))
 def test_any_change_to_a_served_proof_fails_verification(
     client: TestClient, make_user: MakeUser, kind: str
@@ -126,7 +125,6 @@ def test_any_change_to_a_served_proof_fails_verification(
         assert report.failure, what
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_verify_game_exits_1_naming_the_failure_and_2_for_a_malformed_file(
     client: TestClient, make_user: MakeUser, cli: CliRunner, tmp_path: Path
 ) -> None:

@@ -340,7 +340,6 @@ def test_a_game_from_before_committed_bags_is_proved_the_old_way(
     assert any("uncommitted" in c for c in proof["chance"])
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_served_proofs_verify_with_dicehall_verify_game(
     client: TestClient, make_user: MakeUser, cli: CliRunner, tmp_path: Path
 ) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from time_machine import TimeMachineFixture
 
 from dicehall.server.core.clock import aware
 from dicehall.server.core.models import User
@@ -26,7 +27,17 @@ from dicehall.server.domain.vacation import (
     accrued,
 )
 from tests.server.conftest import Headers, MakeUser
-from tests.server.test_clocks import both_move, fetch, timeouts, two_people, wait_for
+from tests.server.test_clocks import (
+    PAST_TINY,
+    both_move,
+    fetch,
+    site_clock,
+    timeouts,
+    two_people,
+)
+from tests.waiting import wait_until
+
+__all__ = ["site_clock"]  # a fixture
 
 API = "/api/v1"
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
@@ -167,7 +178,7 @@ def test_a_malformed_absence_is_refused(
 
 
 def test_a_deadline_during_an_absence_moves_to_its_end(
-    client: TestClient, make_user: MakeUser, services: Services
+    client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
 ) -> None:
     game, players = two_people(client, make_user, vacation=True)
     game = both_move(client, game, players)
@@ -193,7 +204,9 @@ def test_a_deadline_during_an_absence_moves_to_its_end(
         later = found.deadline is not None and found.deadline > away_until - timedelta(minutes=1)
         return found if later else None
 
-    record = wait_for(moved, seconds=3 + 6)
+    assert moved() is None
+    site_clock.shift(PAST_TINY)
+    record = wait_until(moved, timeout=6, what="the sweeper to move the deadline")
     assert record.status == "active"
     assert abs((record.deadline - away_until).total_seconds()) < 0.01
     saved = fetch(client, game["id"], players[1 - late])

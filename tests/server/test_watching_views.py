@@ -10,7 +10,6 @@ import random
 import uuid
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -63,7 +62,6 @@ def _live_summary_of(client: TestClient, kind: str, game_id: int) -> Any:
     return next((s for s in answer.json() if s["id"] == game_id), None)
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 @settings(
     max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
