@@ -16,27 +16,15 @@ from typing import Any
 
 from rich.console import Console
 
-from dicehall.engine.dice import Seeded, resolve_request
-from dicehall.engine.game import Chance, ToAct
+from dicehall.engine import step
+from dicehall.engine.dice import Seeded
 from dicehall.games import GameEntry
 
 
 def first_decision(entry: GameEntry, bot: str, seats: int, options: Any) -> None:
     """Deal a seeded game of ``seats`` with ``options`` until ``bot`` has made one decision:
     whatever tables it needs for these options are then built (or loaded) and kept."""
-    game = entry.game
-    player = entry.bot(bot, random.Random(0))
-    state = game.start(seats, options)
-    dice = Seeded(0)
-    for _ in range(10_000):  # a chance request or two comes before the first decision
-        turn = game.turn(state)
-        if isinstance(turn, Chance):
-            state = game.resolve(state, resolve_request(dice, turn.request))
-        elif isinstance(turn, ToAct):
-            player.choose(game.view(state, turn.seat), game.legal(state, turn.seat))
-            return
-        else:
-            return
+    step.first_decision(entry.game, entry.bot(bot, random.Random(0)), seats, options, Seeded(0))
 
 
 def warm_up(

@@ -9,7 +9,8 @@ from dicehall.engine.bots import Bot
 from dicehall.engine.chance import Outcome
 from dicehall.engine.dice import DiceSource, resolve_request
 from dicehall.engine.events import Acted, Event, Record, Resolved
-from dicehall.engine.game import Chance, Finished, Game, Result, ToAct, Turn
+from dicehall.engine.game import Finished, Game, Result, Turn
+from dicehall.engine.step import advance
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -64,27 +65,25 @@ class Table(Generic[S, A]):
     def advance(
         self, source: DiceSource, bots: Mapping[int, Bot], *, max_steps: int = 10_000_000
     ) -> Turn:
-        """Resolve chance and let bots act until a seat without a bot must act, or the end."""
-        game = self.game
-        for _ in range(max_steps):
-            turn = game.turn(self.state)
-            if isinstance(turn, Chance):
-                self.resolve(resolve_request(source, turn.request))
-            elif isinstance(turn, ToAct) and turn.seat in bots:
-                state = self.state
-                legal = game.legal(state, turn.seat)
-                action = bots[turn.seat].choose(game.view(state, turn.seat), legal)
-                if any(action is move for move in legal):
-                    # One of the moves just listed for this state: no need to check it again.
-                    self.state = game.apply(state, turn.seat, action)
-                    self._log(state, Acted(turn.seat, action))
-                else:
-                    self.act(turn.seat, action)
-            else:
-                return turn
-        raise RuntimeError(
-            f"{game.name} did not reach a human turn or its end in {max_steps} steps"
+        """Resolve chance and let bots act until a seat without a bot must act, or the end
+        (the engine's one loop, :func:`dicehall.engine.step.advance`)."""
+        self.state, turn = advance(
+            self.game,
+            self.state,
+            lambda request: resolve_request(source, request),
+            bots.get,
+            on_event=self._log_step,
+            max_steps=max_steps,
         )
+        if turn is None:
+            raise RuntimeError(
+                f"{self.game.name} did not reach a human turn or its end in {max_steps} steps"
+            )
+        return turn
+
+    def _log_step(self, before: S, event: Event, after: S) -> None:
+        self.state = after
+        self._log(before, event)
 
     def record_of(self, game_name: str | None = None) -> Record:
         """The game so far as a record."""

@@ -22,9 +22,8 @@ from dicehall.server.core.config import Settings
 from dicehall.server.domain.auth_cache import AuthCache
 from dicehall.server.domain.services import Services, build_services
 from dicehall.server.http import health, metrics
-from dicehall.server.http.accesslog import RequestObserver, access_log_enabled
-from dicehall.server.http.headers import SecurityHeaders
-from dicehall.server.http.limits import BodySizeLimit, HeaderLimits
+from dicehall.server.http.accesslog import access_log_enabled
+from dicehall.server.http.edge import SiteEdge
 from dicehall.server.web.common import install_login_redirect, install_page_not_found
 from dicehall.server.workers.driver import BotDriver
 from dicehall.server.workers.hintwork import HintService
@@ -81,16 +80,15 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     install_error_handlers(app)
     install_login_redirect(app)
     install_page_not_found(app)
-    app.add_middleware(BodySizeLimit, max_bytes=built.settings.max_body_bytes)
+    # One layer does ids, access lines, metrics, limits and security headers: refusals
+    # are logged and counted with their request id and carry the headers too.
     app.add_middleware(
-        HeaderLimits,
-        max_count=built.settings.max_header_count,
-        max_bytes=built.settings.max_header_bytes,
-    )
-    app.add_middleware(SecurityHeaders)  # refusals above carry the headers too
-    # Outermost: refusals are logged and counted, with their request id.
-    app.add_middleware(
-        RequestObserver, metrics=app.state.metrics, log_requests=access_log_enabled()
+        SiteEdge,
+        metrics=app.state.metrics,
+        log_requests=access_log_enabled(),
+        max_body_bytes=built.settings.max_body_bytes,
+        max_header_count=built.settings.max_header_count,
+        max_header_bytes=built.settings.max_header_bytes,
     )
     app.mount("/static", StaticFiles(directory=_static_dir()), name="static")
     return app

@@ -5,16 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Depends, Header, Query, Request, status
+from fastapi import APIRouter, Depends, Header, Query, Request, Response, status
 from pydantic import BaseModel, Field
 from sqlalchemy import Connection
-from sqlalchemy.exc import IntegrityError
 
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.games import strengths
+from dicehall.server.api.answers import json_answer
 from dicehall.server.api.deps import CurrentUser, OptionalUser, ServicesDep
-from dicehall.server.api.errors import ApiError
 from dicehall.server.api.params import GameId
 from dicehall.server.api.schemas import (
     Game,
@@ -26,10 +25,10 @@ from dicehall.server.api.schemas import (
     WaitingOnMe,
     errors,
 )
-from dicehall.server.api.settling import Overdue, read_settled, settle
-from dicehall.server.core.clock import now
+from dicehall.server.api.settling import read_settled
 from dicehall.server.core.models import User
 from dicehall.server.domain import gameservice
+from dicehall.server.domain.games.moving import Move, make_move
 from dicehall.server.domain.gameservice import Answer, GameRecord, SeatInfo
 from dicehall.server.domain.reliability import limits_of
 from dicehall.server.domain.services import Services
@@ -82,9 +81,13 @@ class PostAction(BaseModel):
     expected_version: int = Field(ge=0)
 
 
-async def _driver(request: Request) -> BotDriver:
+def _driver_of(request: Request) -> BotDriver:
     driver: BotDriver = request.app.state.driver
     return driver
+
+
+async def _driver(request: Request) -> BotDriver:
+    return _driver_of(request)
 
 
 DriverDep = Annotated[BotDriver, Depends(_driver)]
@@ -201,13 +204,13 @@ async def waiting_room(
 )
 async def get_game(
     game_id: GameId, services: ServicesDep, user: OptionalUser, driver: DriverDep
-) -> dict[str, Any]:
+) -> Response:
     """The game as my seat sees it, with my legal actions and the version; others spectate.
 
     ``bot_turn`` says when the game waits on a bot (or dice) rather than a person: which
     seat and bot, and whether a slow bot is still warming up (with about how many seconds).
     """
-    return driver.describe(await read_settled(services, game_id, user))
+    return json_answer(driver.describe(await read_settled(services, game_id, user)), Game)
 
 
 @router.post(
@@ -312,70 +315,18 @@ async def post_action(
     body: PostAction,
     user: CurrentUser,
     services: ServicesDep,
-    driver: DriverDep,
+    request: Request,
     idempotency_key: Annotated[str | None, Header(max_length=100)] = None,
-) -> dict[str, Any]:
+) -> Response:
     """Make a move at the version I saw. A retry with the same Idempotency-Key applies once."""
     key = idempotency_key.strip() if idempotency_key else None
-    bound_to = gameservice.request_hash(game_id, body.action, body.expected_version)
-
-    Changed = tuple[GameRecord, list[SeatInfo]]
-
-    def work(conn: Connection) -> dict[str, Any] | Changed:
-        # Lock first, then look the key up: a twin request that committed while we waited
-        # for the lock is then seen, and answered as a replay rather than as stale.
-        record = gameservice.fetch_game(conn, game_id, lock=True)
-        if gameservice.overdue(record, now()):
-            raise Overdue
-        if key is not None:
-            done = gameservice.find_replay(conn, user, key, bound_to)
-            if done is not None:
-                return _replayed(conn, done, game_id, user)
-        record, seats = gameservice.apply_move(
-            conn, services.pool, user, record, body.action, body.expected_version, key
-        )
-        if record.status == "finished":
-            services.pool.reveal_ready(conn)
-        return record, seats
-
-    def move() -> tuple[dict[str, Any], Changed | None]:
-        done = write(services, work)
-        if isinstance(done, dict):
-            return done, None
-        # The answer's ratings are read after the commit: the write lock is held for the
-        # move alone, not for a read every other writer would wait on.
-        with services.read_conn() as conn:
-            payload = {**gameservice.rated_payload(conn, *done, user), "replayed": False}
-        return payload, done
-
-    def replay_after_race(conn: Connection) -> dict[str, Any]:
-        assert key is not None
-        done = gameservice.find_replay(conn, user, key, bound_to)
-        if done is None:
-            raise ApiError(409, "conflict", "the move conflicted with another; try again")
-        return _replayed(conn, done, game_id, user)
-
-    try:
-        try:
-            payload, changed = await run_db(services, move)
-        except Overdue:
-            # The mover's clock (or another's) ran out: that is applied first, on its own.
-            await settle(services, game_id)
-            payload, changed = await run_db(services, move)
-    except IntegrityError:
-        # The same key raced in from a second request and won: answer as a replay.
-        if key is None:
-            raise
-        return driver.describe(await run_db(services, read, services, replay_after_race))
-    if changed is not None:
+    move = Move(game_id, body.action, body.expected_version, key)
+    done = await run_db(services, make_move, services, user, move)
+    for changed in done.changed:
         notify(services, *changed)
-    return driver.describe(payload)
-
-
-def _replayed(conn: Connection, stored_game: int, game_id: int, user: User) -> dict[str, Any]:
-    if stored_game != game_id:
-        raise ApiError(422, "key_reused", "this Idempotency-Key was already used for another game")
-    return {**gameservice.read_game(conn, game_id, user), "replayed": True}
+    # Serialised once, here: the payload is the response model's shape already (a test
+    # holds every answer to it), so FastAPI's validate-then-dump would only repeat it.
+    return json_answer(_driver_of(request).describe(done.payload), GameMove)
 
 
 @router.get(

@@ -1,6 +1,6 @@
 """Structured logs: one JSON line per HTTP request and per WebSocket connection.
 
-:class:`RequestObserver` is a pure ASGI middleware that gives every request an id (the
+The site's edge (:class:`dicehall.server.http.edge.SiteEdge`) gives every request an id (the
 client's ``X-Request-ID`` when it is a sane short token, else a new one), sends it back in
 the response's ``X-Request-ID``, times the request, feeds the request metrics
 (:mod:`dicehall.server.http.metrics`), and logs on the ``dicehall.access`` logger at INFO::
@@ -105,7 +105,9 @@ def route_template(scope: Scope, root_path: str = "") -> str | None:
 
 
 class RequestObserver:
-    """Request ids, access lines and request metrics; see the module's docstring."""
+    """Request ids, access lines and request metrics (see the module's docstring): the
+    WebSocket half and the log line; :class:`dicehall.server.http.edge.SiteEdge` is the
+    middleware, with the HTTP half."""
 
     def __init__(
         self, app: ASGIApp, metrics: SiteMetrics | None = None, log_requests: bool = True
@@ -113,60 +115,6 @@ class RequestObserver:
         self.app = app
         self.metrics = metrics
         self.log_requests = log_requests
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            await self._http(scope, receive, send)
-        elif scope["type"] == "websocket":
-            await self._websocket(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
-
-    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        request_id = request_id_of(scope)
-        root_path = str(scope.get("root_path", ""))
-        state = scope.setdefault("state", {})
-        state["request_id"] = request_id
-        token = request_id_var.set(request_id)
-        started = time.perf_counter()
-        status = 500  # unless a response starts: an exception escaped
-
-        async def send_with_id(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = int(message["status"])
-                headers = [
-                    (name, value)
-                    for name, value in message.get("headers", ())
-                    if name.lower() != REQUEST_ID_HEADER
-                ]
-                headers.append((REQUEST_ID_HEADER, request_id.encode("latin-1")))
-                message = {**message, "headers": headers}
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_with_id)
-        finally:
-            seconds = time.perf_counter() - started
-            route = route_template(scope, root_path)
-            method = str(scope.get("method", "GET"))
-            if self.metrics is not None:
-                self.metrics.observe_request(route, method, status, seconds)
-            if self.log_requests:
-                self._log(
-                    "request",
-                    route,
-                    {
-                        "request_id": request_id,
-                        "type": "http",
-                        "user_id": state.get(_USER_KEY),
-                        "method": method,
-                        "route": route,
-                        "status": status,
-                        "duration_ms": round(seconds * 1000, 3),
-                    },
-                )
-            request_id_var.reset(token)
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         request_id = request_id_of(scope)

@@ -1,4 +1,4 @@
-"""Security headers on every HTTP response, as a pure ASGI middleware.
+"""Security headers on every HTTP response (added by :mod:`dicehall.server.http.edge`).
 
 - ``Content-Security-Policy``: scripts, styles, images and connections from the site itself
   only; no inline script or style, no plugins, no framing (``frame-ancestors 'none'``), forms
@@ -12,8 +12,6 @@ with an inline script, so it gets a policy that allows exactly that.
 """
 
 from __future__ import annotations
-
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 SITE_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -36,25 +34,10 @@ _COMMON: list[tuple[bytes, bytes]] = [
 ]
 
 
-class SecurityHeaders:
-    """Add the site's security headers to every HTTP response that lacks them."""
+def security_headers(path: str) -> list[tuple[bytes, bytes]]:
+    """The security headers of a response to ``path``."""
+    return _DOCS_HEADERS if path in DOCS_PATHS else _SITE_HEADERS
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        policy = DOCS_POLICY if scope.get("path") in DOCS_PATHS else SITE_POLICY
-        added = [*_COMMON, (b"content-security-policy", policy.encode())]
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                present = {name.lower() for name, _ in headers}
-                headers += [(name, value) for name, value in added if name not in present]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
+_SITE_HEADERS = [*_COMMON, (b"content-security-policy", SITE_POLICY.encode())]
+_DOCS_HEADERS = [*_COMMON, (b"content-security-policy", DOCS_POLICY.encode())]

@@ -12,10 +12,9 @@ import random
 import time
 
 from dicehall import games
-from dicehall.engine import codec
+from dicehall.engine import codec, step
 from dicehall.engine.bots import Bot
-from dicehall.engine.dice import Seeded, resolve_request
-from dicehall.engine.game import Chance, Finished, ToAct
+from dicehall.engine.dice import Seeded
 
 _bots: dict[tuple[str, str], Bot] = {}
 
@@ -47,19 +46,8 @@ def warm(kind: str, name: str, options_json: str) -> float:
     entry = games.get(kind)
     game = entry.game
     options = codec.loads(options_json, game.options_type)
-    state = game.start(max(game.min_seats, game.default_seats), options)
-    dice = Seeded(0)
-    for _ in range(10_000):
-        turn = game.turn(state)
-        if isinstance(turn, Finished):
-            break
-        if isinstance(turn, Chance):
-            state = game.resolve(state, resolve_request(dice, turn.request))
-            continue
-        assert isinstance(turn, ToAct)
-        legal = game.legal(state, turn.seat)
-        _bot(kind, name).choose(game.view(state, turn.seat), legal)
-        break
+    seats = max(game.min_seats, game.default_seats)
+    step.first_decision(game, _bot(kind, name), seats, options, Seeded(0))
     return time.perf_counter() - started
 
 

@@ -11,10 +11,11 @@ from typing import Any, cast
 
 from sqlalchemy import Connection, Table, insert, select, update
 
-from dicehall.engine import codec
-from dicehall.engine.chance import Draw, Roll
+from dicehall.engine import codec, step
+from dicehall.engine.bots import Bot
+from dicehall.engine.chance import Draw, Outcome, Roll
 from dicehall.engine.events import Acted, Event, Resolved, decode_event
-from dicehall.engine.game import Chance, Finished, Game, ToAct
+from dicehall.engine.game import Chance, Finished, ToAct
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import TurnTime, User
 from dicehall.server.core.txn import after_commit
@@ -108,29 +109,31 @@ def advance(
     """Resolve chance and let quick bots act until a human or a slow bot must act, the game
     ends, or this request's budget of steps and dice is spent (the bot driver goes on)."""
     entry = entry_of(record.kind)
-    game: Game[Any, Any, Any, Any] = entry.game
-    bots = {s.seat: name for s in seats if (name := s.acting_bot(entry)) is not None}
+    names = {s.seat: name for s in seats if (name := s.acting_bot(entry)) is not None}
     dice_budget = min(MAX_ADVANCE_DICE_SETS, max(1, pool.batch_size // 2))
-    for _ in range(MAX_ADVANCE_STEPS):
-        turn = game.turn(state)
-        if isinstance(turn, Chance):
-            needed = sets_needed(turn.request)
-            if needed > dice_budget:
-                return state
-            dice_budget -= needed
-            event, set_id = resolve_chance(conn, pool, record.id, turn.request, steps)
-            state = game.resolve(state, event.outcome)
-            steps.append((event, set_id))
-        elif isinstance(turn, ToAct) and turn.seat in bots:
-            if bots[turn.seat] in entry.slow_bots:
-                return state
-            bot = quick_bot(record.kind, bots[turn.seat])
-            legal = game.legal(state, turn.seat)
-            action = bot.choose(game.view(state, turn.seat), legal)
-            state = game.act(state, turn.seat, action)
-            steps.append((Acted(turn.seat, action), None))
-        else:
-            return state
+    source: list[int | None] = [None]
+
+    def chance(request: Roll | Draw) -> Outcome | None:
+        nonlocal dice_budget
+        needed = sets_needed(request)
+        if needed > dice_budget:
+            return None  # this request's dice are spent: the bot driver goes on
+        dice_budget -= needed
+        event, source[0] = resolve_chance(conn, pool, record.id, request, steps)
+        return event.outcome
+
+    def bot(seat: int) -> Bot | None:
+        name = names.get(seat)
+        if name is None or name in entry.slow_bots:
+            return None  # a person, or a bot that thinks too long for a request
+        return quick_bot(record.kind, name)
+
+    def logged(_before: Any, event: Event, _after: Any) -> None:
+        steps.append((event, source[0] if isinstance(event, Resolved) else None))
+
+    state, _ = step.advance(
+        entry.game, state, chance, bot, on_event=logged, max_steps=MAX_ADVANCE_STEPS
+    )
     return state
 
 
@@ -375,9 +378,10 @@ def apply_move(
     entry = entry_of(record.kind)
     sent = codec.decode(action_data, entry.game.action_type, "$.action")
     before = load_state(record)
-    state = entry.game.act(before, mine[0], sent)
-    # The log keeps the action as the rules state it, never figures a client left out.
+    # Checked once: the log keeps the action as the rules state it, never figures a client
+    # left out, and the rules apply that one.
     action = entry.game.legal_action(before, mine[0], sent)
+    state = entry.game.apply(before, mine[0], action)
     steps: list[Step] = [(Acted(mine[0], action), None)]
     if not seat.moved:
         conn.execute(
