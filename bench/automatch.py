@@ -92,7 +92,7 @@ def populate(services: Services, rng: random.Random, count: int) -> tuple[Any, i
             [
                 {"user_pk": pk, "kind": kind, "mu": 25 + rng.gauss(0, 250) / 40, "sigma": 3.0,
                  "games": 20, "last_game_at": at}
-                for pk in pks for kind in kinds.KINDS if rng.random() < 0.8
+                for pk in pks for kind in kinds.names() if rng.random() < 0.8
             ],
         )  # fmt: skip
         ignores = {tuple(rng.sample(pks, 2)) for _ in range(people // 2)}
@@ -153,7 +153,7 @@ def pure_grouping(services: Services, at: Any) -> tuple[float, int]:
         users = {r.user_pk for r in rows}
         apart = relations.apart_pairs(conn, users)
         recent = matcher.recent_pairs(conn, users, at)
-        ratings = matcher._ratings(conn, users, set(kinds.KINDS))
+        ratings = matcher._ratings(conn, users, set(kinds.names()))
     queues: dict[Any, list[grouping.Wanted]] = {}
     for r in rows:
         kind = matcher._kind(r.game, r.options) or ""

@@ -47,8 +47,8 @@ if __package__ in (None, ""):  # run as a file: the repository root makes ``benc
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.ratings_league import SETUPS, League, Played, imap, simulate
+from dicehall.server.domain.ratings import kinds as rating_kinds
 from dicehall.server.domain.ratings import model
-from dicehall.server.domain.ratings.kinds import KINDS
 
 DEFAULT_BETA = 25 / 6
 DEFAULT_TAU = 25 / 300
@@ -303,7 +303,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     """Run the back-test and print its JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per player")
-    parser.add_argument("--kinds", default=",".join(KINDS), help="comma-separated kinds")
+    parser.add_argument(
+        "--kinds", default=",".join(rating_kinds.names()), help="comma-separated kinds"
+    )
     parser.add_argument("--copies", type=int, default=3, help="players per strength tier")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))

@@ -17,11 +17,24 @@ from dicehall.engine.dice import Seeded
 from dicehall.engine.driver import play_out
 from dicehall.engine.game import Result
 from dicehall.server.domain.games.records import GameRecord, SeatInfo
-from dicehall.server.domain.ratings import model, store
-from dicehall.server.domain.ratings.kinds import KINDS
+from dicehall.server.domain.ratings import kinds, model, store
 from dicehall.server.domain.ratings.model import Skill
 
 KIND = "tenthousand"
+#: dicehall's own rating kinds, in the site's order.
+KINDS = (
+    "tenthousand", "boatzee", "boatzee-double", "boatzee-triple", "boss", "holdem", "bullseye",
+)  # fmt: skip
+#: Their calibrated constants (beta, tau), version 2 (docs/site-ratings.md "Calibration").
+CALIBRATED = {
+    "tenthousand": (5.8, 0.116),
+    "boatzee": (2.2, 0.044),
+    "boatzee-double": (2.4, 0.048),
+    "boatzee-triple": (2.0, 0.04),
+    "boss": (15.0, 0.3),
+    "holdem": (6.1, 0.122),
+    "bullseye": (7.7, 0.154),
+}
 
 
 def changes(before: list[Skill], places: list[int], kind: str = KIND) -> list[float]:
@@ -100,11 +113,19 @@ def test_shown_conservative_and_provisional() -> None:
 
 
 def test_every_kind_has_calibrated_constants() -> None:
-    assert set(model.CONSTANTS) == set(KINDS)
+    # dicehall's own kinds come first, from the games' entries, with the calibrated constants
+    # of version 2; a plug-in game's kinds (if one is registered) follow them.
+    assert kinds.names()[: len(KINDS)] == KINDS
     assert model.CONSTANTS_VERSION == 2
-    for constants in model.CONSTANTS.values():
+    for kind in KINDS:
+        constants = model.constants(kind)
+        assert (constants.beta, constants.tau) == CALIBRATED[kind], kind
+    for kind in kinds.names():
+        constants = model.constants(kind)
         # tau follows beta as the bench chooses it (bench/ratings_calibrate.py).
         assert constants.tau == round(constants.beta / bench.TAU_RATIO, 3)
+    with pytest.raises(KeyError):
+        model.constants("chess")
 
 
 # -- the calibration bench ------------------------------------------------------------------
@@ -161,7 +182,7 @@ def test_a_short_league_runs_fits_and_ranks(monkeypatch: pytest.MonkeyPatch) -> 
     assert len(league.played) == 60 * 2
     assert all(sorted(game.places) in ([1, 2], [1, 1]) for game in league.played)
     # The bench rates exactly as the site's model does with the same constants.
-    constants = model.CONSTANTS["boss"]
+    constants = model.constants("boss")
     run = bench.replay(league, constants.beta, constants.tau)
     mu, sigma = [model.MU] * 4, [model.SIGMA] * 4
     for game in league.played:
@@ -188,7 +209,7 @@ def test_a_short_league_runs_fits_and_ranks(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_win_chances_are_the_models_own_bradley_terry_probabilities() -> None:
     strong, weak = Skill(30.0, 3.0), Skill(25.0, 3.0)
-    beta = model.CONSTANTS["boss"].beta
+    beta = model.constants("boss").beta
     c = math.sqrt(2 * beta**2 + 3.0**2 + 3.0**2)
     first, second = model.win_chances("boss", [strong, weak])
     assert first == pytest.approx(1 / (1 + math.exp(-(30.0 - 25.0) / c)))
@@ -204,7 +225,7 @@ def test_win_chances_are_the_models_own_bradley_terry_probabilities() -> None:
 def test_a_luck_heavy_kind_settles_at_a_wider_sigma() -> None:
     assert model.settled_sigma(None) == model.PROVISIONAL_SIGMA
     assert model.settled_sigma("boss") == pytest.approx(
-        model.SETTLED_SHARE * model.CONSTANTS["boss"].beta
+        model.SETTLED_SHARE * model.constants("boss").beta
     )
     settled_boss = Skill(25.0, 5.5)  # the calibration's median after 1000 games
     assert not model.provisional(settled_boss, 1000, "boss")

@@ -1,70 +1,56 @@
 """Record golden playthroughs: whole seeded games played by bots, stored as JSON.
 
 Each :class:`Spec` names a game, its options, the seat count, the seed of the dice and one
-bot per seat. :func:`record` plays it through the engine's :class:`~dicehall.engine.Table`
-and returns a JSON-able record: the header, then a frame for the start and one after every
-event, each holding every seat's view, the spectator's view, whose turn it is and the legal
-actions of the seat to act. ``python -m tests.golden.record`` (``make golden``) rewrites
-every file under ``tests/golden/``; ``test_golden.py`` replays the specs and compares.
+bot per seat; a game's specs are ``SPECS`` in ``tests/games/<game>/golden.py``, gathered here
+for every installed game. :func:`record` plays a spec through the engine's
+:class:`~dicehall.engine.Table` and returns a JSON-able record: the header, then a frame for
+the start and one after every event, each holding every seat's view, the spectator's view,
+whose turn it is and the legal actions of the seat to act. ``python -m tests.golden.record``
+(``make golden``) rewrites every file under ``tests/golden/``; ``test_golden.py`` replays the
+specs and compares.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dicehall import games
 from dicehall.engine import Bot, Event, Finished, Seeded, Table, ToAct, codec
 from dicehall.engine.events import encode_event
+from tests.golden.spec import Spec
+
+__all__ = ["GOLDEN_DIR", "SPECS", "Spec", "dumps", "record", "specs_of", "write_all"]
 
 #: Where the golden files live.
 GOLDEN_DIR = Path(__file__).resolve().parent
 
 JSON = codec.JSON
 
-
-@dataclass(frozen=True)
-class Spec:
-    """One playthrough: a game, its options, seats, dice seed and a bot name per seat."""
-
-    game: str
-    seed: int
-    bots: tuple[str, ...]
-    options: Mapping[str, object] = field(default_factory=dict)
-
-    @property
-    def seats(self) -> int:
-        """One seat per bot."""
-        return len(self.bots)
-
-    @property
-    def file_name(self) -> str:
-        """The golden file's name, e.g. ``boss-seed1.json``."""
-        return f"{self.game}-seed{self.seed}.json"
+#: The module holding a game's playthroughs, ``SPECS`` (a tuple of :class:`Spec`).
+GOLDEN_MODULE = "tests.games.{game}.golden"
 
 
-_TEN = {"target": 1500, "entry_threshold": 0}
+def specs_of(game: str) -> tuple[Spec, ...]:
+    """The golden playthroughs of ``game`` (none when its tests have no ``golden`` module)."""
+    name = GOLDEN_MODULE.format(game=game)
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not name.startswith(exc.name):
+            raise
+        return ()
+    found: tuple[Spec, ...] = module.SPECS
+    return found
 
-#: Every golden playthrough, 2 or 3 per game. Seeds were picked for short games that still
-#: show the rules at work (a pick-up in Boss Dice, a seat knocked out in Hold'em Dice).
-SPECS: tuple[Spec, ...] = (
-    Spec("tenthousand", 11, ("random", "random"), _TEN),
-    Spec("tenthousand", 3, ("heuristic", "random"), _TEN),
-    Spec("tenthousand", 7, ("heuristic", "heuristic", "random"), _TEN),
-    Spec("boatzee", 7, ("random",)),
-    Spec("boatzee", 11, ("heuristic",)),
-    Spec("boss", 1, ("random", "random"), {"horses": 1}),
-    Spec("boss", 5, ("heuristic", "random"), {"horses": 2}),
-    Spec("boss", 3, ("heuristic", "heuristic"), {"horses": 2, "max_pickups": 1}),
-    Spec("holdem", 2, ("random", "random", "random"), {"stack": 30}),
-    Spec("holdem", 3, ("random", "random"), {"stack": 30, "max_flop_rerolls": 1}),
-    Spec("bullseye", 1, ("random", "random"), {"rounds": 1, "allow_two_seats": True}),
-    Spec("bullseye", 2, ("heuristic", "random", "heuristic"), {"rounds": 1}),
-)
+
+#: Every golden playthrough, 2 or 3 per game, in the games' order. Seeds were picked for short
+#: games that still show the rules at work (a pick-up in Boss Dice, a seat knocked out in
+#: Hold'em Dice).
+SPECS: tuple[Spec, ...] = tuple(spec for game in games.available() for spec in specs_of(game))
 
 
 def _bot_rng(seed: int, seat: int) -> random.Random:

@@ -4,18 +4,21 @@ site's own job as soon as the second files (announced after the commit)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from dicehall import games
 from dicehall.server.app import create_app
 from dicehall.server.domain.automatch import tickets
 from dicehall.server.domain.automatch.records import TICKETS
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.services import Services, build_services
 from tests.live import add_user
+from tests.server import pig_entry
 from tests.server.conftest import Headers, MakeUser, site_settings
 from tests.server.pig_entry import register_pig
 from tests.waiting import wait_until
@@ -105,8 +108,12 @@ def test_one_waiting_ticket_per_game_and_a_few_in_all(
     assert count(services) == tickets.MOST_WAITING
 
 
-def test_a_game_without_ratings_is_never_rated() -> None:
+def test_a_game_without_ratings_is_never_rated(monkeypatch: pytest.MonkeyPatch) -> None:
     register_pig()
+    # Pig declares no kinds, so it is rated as its own kind ...
+    assert tickets.check("pig", {}, [2, 2], "daily", True, None).rated is True
+    # ... unless its entry says it is never rated (no kinds at all).
+    monkeypatch.setitem(games._EXTRA, "pig", replace(pig_entry.ENTRY, rating_kinds=()))
     with pytest.raises(Refused) as refused:
         tickets.check("pig", {}, [2, 2], "daily", True, None)
     assert refused.value.code == "not_rateable"

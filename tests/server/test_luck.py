@@ -14,10 +14,11 @@ from sqlalchemy import select
 
 from dicehall import games
 from dicehall.engine.events import Acted, Resolved, apply_event, decode_event
+from dicehall.games.boatzee.luck import boatzee_chance
+from dicehall.games.tenthousand.luck import zero_out_chance
 from dicehall.games.tenthousand.scoring import set_asides
 from dicehall.server.core.models import EventRow
 from dicehall.server.domain import luck
-from dicehall.server.domain.luck import boatzee_chance, zero_out_chance
 from dicehall.server.domain.luck_measures import Seen, face_sum, observe, roller, z_score
 from dicehall.server.domain.services import Services
 from tests.server.conftest import MakeUser

@@ -22,7 +22,11 @@ from dicehall.server.domain.ratings.model import Skill
 from dicehall.server.domain.services import Services
 from tests.live import add_user
 from tests.server.conftest import MakeUser
+from tests.server.pig_entry import TITLE, register_pig
 from tests.server.test_ratings import API, person_game, play_to_end
+
+# A plug-in game is rated like the five: its kind follows theirs.
+register_pig()
 
 # -- a rated game's JSON ------------------------------------------------------------------------
 
@@ -273,8 +277,17 @@ def test_the_kinds(client: TestClient) -> None:
     answer = client.get(f"{API}/ratings").json()
     assert [k["kind"] for k in answer["kinds"]] == [
         "tenthousand", "boatzee", "boatzee-double", "boatzee-triple", "boss", "holdem", "bullseye",
+        "pig",
     ]  # fmt: skip
     assert answer["kinds"][2]["title"] == "Double Boatzee"
+    assert [k["title"] for k in answer["kinds"]] == [
+        "Ten Thousand", "Boatzee", "Double Boatzee", "Triple Boatzee", "Boss Dice",
+        "Hold'em Dice", "Bull's Eye", TITLE,
+    ]  # fmt: skip
+    assert answer["kinds"][3]["games"] == (
+        "Boatzee with 3 columns (either ruleset, Boatzee or Yahtzee)"
+    )
+    assert answer["kinds"][-1]["games"] == TITLE
     assert (answer["listed_games"], answer["active_days"]) == (10, 30)
 
 

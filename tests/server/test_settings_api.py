@@ -10,8 +10,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from dicehall.server.core.models import User
+from dicehall.server.domain.ratings import kinds
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
+from tests.server.pig_entry import register_pig
+
+# A plug-in game's rating kind is shown by default like the five's.
+register_pig()
 
 URL = "/api/v1/users/me/settings"
 
@@ -27,6 +32,7 @@ DEFAULTS = {
     "confirm_moves": True,
     "ratings_shown": [
         "tenthousand", "boatzee", "boatzee-double", "boatzee-triple", "boss", "holdem", "bullseye",
+        "pig",
     ],
     "hide_rating_while_playing": False,
 }  # fmt: skip
@@ -91,7 +97,7 @@ WRONG: list[tuple[Any, str]] = [
     ({"ratings_shown": ["boss", "chess"]}, "ratings_shown"),
     ({"ratings_shown": "boss"}, "ratings_shown"),
     ({"ratings_shown": [1]}, "ratings_shown"),
-    ({"ratings_shown": ["boss"] * 15}, "ratings_shown"),
+    ({"ratings_shown": ["boss"] * (2 * len(kinds.names()) + 1)}, "ratings_shown"),
     ({"hide_rating_while_playing": "yes"}, "hide_rating_while_playing"),
 ]
 
@@ -137,6 +143,10 @@ def test_the_ratings_a_profile_shows_are_kept_once_each_in_the_sites_order(
     answer = change(client, me, {"ratings_shown": ["bullseye", "boss", "bullseye"]})
     assert answer.status_code == 200, answer.text
     assert answer.json()["ratings_shown"] == ["boss", "bullseye"]
+    # A plug-in game's kind is one like the others (after the five's).
+    answer = change(client, me, {"ratings_shown": ["pig", "boatzee-triple"]})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["ratings_shown"] == ["boatzee-triple", "pig"]
     answer = change(client, me, {"ratings_shown": [], "hide_rating_while_playing": True})
     assert answer.status_code == 200, answer.text
     assert mine(client, me) == {**DEFAULTS, "ratings_shown": [], "hide_rating_while_playing": True}
@@ -148,6 +158,7 @@ DAMAGED: list[tuple[str, dict[str, Any]]] = [
     ("not json at all", DEFAULTS),
     ("[1, 2]", DEFAULTS),
     ("", DEFAULTS),
+    ('{"ratings_shown": ["boss", "chess"]}', DEFAULTS),
     ('{"theme": "dark", "dice_style": "hexagons", "sounds": "yes", "old": 1}',
      {**DEFAULTS, "theme": "dark"}),
 ]  # fmt: skip

@@ -73,7 +73,7 @@ def seat_hint(game_name: str, view: Any, legal: Sequence[Any]) -> dict[str, Any]
     entry = games.get(game_name)
     function = entry.seat_hint()
     if function is None:
-        raise InvalidInput(f"{entry.game.title} has no hints")
+        raise InvalidInput(f"{entry.title} has no hints")
     return function(view, legal)
 
 

@@ -24,9 +24,21 @@ _EXTRA: dict[str, GameEntry] = {}
 _LOADED: dict[str, GameEntry] = {}
 
 
+_generation = 0
+
+
+def generation() -> tuple[object, ...]:
+    """A token that changes whenever the installed games may have changed (:func:`register`,
+    :func:`refresh`, or the hand-registered games replaced): tables derived from the games
+    are rebuilt then."""
+    return (_generation, *((name, id(entry)) for name, entry in _EXTRA.items()))
+
+
 def register(entry: GameEntry) -> None:
     """Add a game by hand, without an entry point (tests and experiments)."""
+    global _generation
     _EXTRA[entry.name] = entry
+    _generation += 1
 
 
 @cache
@@ -40,25 +52,39 @@ def _references() -> dict[str, str]:
 
 def refresh() -> None:
     """Look for installed games again (after installing one into a running process)."""
+    global _generation
     _references.cache_clear()
     _LOADED.clear()
+    _generation += 1
 
 
 def available() -> tuple[str, ...]:
     """The names of the games that are installed: dicehall's five first."""
-    found: list[str] = []
-    for name in _references():
-        if name in _EXTRA:
-            continue
-        try:
-            _load(name)
-        except ModuleNotFoundError as exc:
-            module = _references()[name].partition(":")[0]
-            if exc.name is None or not module.startswith(exc.name):
-                raise  # the game is there but something it needs is missing: say so
-            continue  # a partial install, or a plugin whose package has gone
-        found.append(name)
+    found = [name for name in _references() if name not in _EXTRA and _installed(name)]
     return (*found, *_EXTRA)
+
+
+def find(name: str) -> GameEntry | None:
+    """The game called ``name`` if it is installed, else None, loading no other game's entry
+    (a command line that names one game imports no other game's rules)."""
+    key = name.strip().lower()
+    if key in _EXTRA:
+        return _EXTRA[key]
+    if key not in _references() or not _installed(key):
+        return None
+    return _load(key)
+
+
+def _installed(name: str) -> bool:
+    """Whether the entry point ``name`` loads (it is loaded now)."""
+    try:
+        _load(name)
+    except ModuleNotFoundError as exc:
+        module = _references()[name].partition(":")[0]
+        if exc.name is None or not module.startswith(exc.name):
+            raise  # the game is there but something it needs is missing: say so
+        return False  # a partial install, or a plugin whose package has gone
+    return True
 
 
 def get(name: str) -> GameEntry:
@@ -80,4 +106,4 @@ def _load(name: str) -> GameEntry:
     return _LOADED[name]
 
 
-__all__ = ["NAMES", "GameEntry", "LazyBots", "available", "get", "refresh", "register"]
+__all__ = ["NAMES", "GameEntry", "LazyBots", "available", "find", "get", "refresh", "register"]

@@ -1,13 +1,17 @@
 """What a game package declares: one :class:`GameEntry` that every surface reads.
 
 A game package ``dicehall.games.<name>`` (or any installed package) exports ``ENTRY``: the
-Game, its bots, the bots that think long, its seat hint, its blurb and its rules text. The
-CLI, the API, the pages and the boards read the entry; nothing registers itself by being
-imported. Games are found through the ``dicehall.games`` entry-point group (see
+Game, its title, its bots, the bots that think long, its seat hint, its blurb, its rules
+text, and every other per-game hook: its rating kinds, its measure of luck, its
+reinforcement-learning encoder, its terminal screen and commands, what its public log hides.
+The CLI, the API, the pages, the boards, the ratings and the RL wrappers read the entry;
+every table of games is derived from the installed entries, and nothing registers itself by
+being imported. Games are found through the ``dicehall.games`` entry-point group (see
 :func:`dicehall.games.available`).
 
 Importing an entry must stay cheap: bots and hints often need solvers (NumPy, SciPy, Numba),
-so they are named here and imported on first use.
+so they (and every other hook that is code) are named here as ``"module:attribute"`` and
+imported on first use.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from dicehall.engine.bots import Bot, BotFactory, RandomBot, SlowBot
 from dicehall.engine.errors import InvalidInput
 from dicehall.engine.game import Game, Result
 from dicehall.engine.options import option_text
+from dicehall.games.luck import LuckMeasure
+from dicehall.games.rating import RatingKindSpec
 
 #: Where a game's rules are shown: the site's pages, or the terminal (`dicehall rules`).
 Surface = Literal["site", "terminal"]
@@ -113,6 +119,42 @@ class GameEntry:
     #: game faster than the engine, with the same result; ``dicehall sim`` uses it when it
     #: answers. None: the engine plays every game.
     fast_play: str | None = None
+    #: The game's name as people read it ("Bull's Eye"); empty: the Game's own ``title``.
+    title: str = ""
+    #: The rating kinds its games count for, in the site's order (see
+    #: :class:`~dicehall.games.rating.RatingKindSpec`). None: one kind named as the game,
+    #: titled by :attr:`title`, with the default constants and no ladder; empty: never rated.
+    rating_kinds: Sequence[RatingKindSpec] | None = None
+    #: ``"module:function"``, ``options -> kind name | None``, that chooses the rating kind
+    #: of a game from its options; None: the first kind whose ``options`` they match.
+    rating_kind_of: str | None = None
+    #: ``"module:attribute"`` of its :class:`~dicehall.games.luck.LuckMeasure`; None: no
+    #: luck report (the game's dice are not a player's own rolls).
+    luck: str | None = None
+    #: ``"module:function"``, ``(seats, options) -> dicehall.rl.encoding.Encoding``: the
+    #: actions' numbers and the observation vector for reinforcement learning; None: the game
+    #: has no RL wrappers.
+    encoder: str | None = None
+    #: The items its bags hold (``Draw`` chance requests), in the order OpenSpiel numbers
+    #: them after the six faces; empty: the game only rolls dice.
+    alphabet: tuple[str, ...] = ()
+    #: ``"module:class"`` of its terminal screen (a ``dicehall.cli.screens.base.Screen``);
+    #: None: the generic screen, which lists the view and the legal actions.
+    screen: str | None = None
+    #: The module of its own commands (``score``, ``odds``, ``hint``, ``solve``): it has
+    #: ``register(groups)``, and may have ``prepare()`` (run before play and simulations);
+    #: None: the game has ``play``, ``sim`` and ``rules`` only.
+    commands: str | None = None
+    #: ``"module:function"``, ``(options, seats, events, seat) -> indices``: the chance
+    #: outcomes a seat (None: a spectator) may not see yet; None: everything is seen.
+    hidden_from: str | None = None
+    #: ``"module:function"``, ``(options, seats, events) -> indices``: the outcomes never
+    #: shown to the table by the end (kept out of the public log); None: none.
+    hidden_outcomes: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.title:
+            object.__setattr__(self, "title", self.game.title)
 
     def autopilot_bot(self) -> str:
         """The autopilot's name: :attr:`autopilot` when the game has that bot, else random."""
@@ -185,7 +227,7 @@ class GameEntry:
         factory = self.bots.get(name)
         if factory is None:
             known = ", ".join(sorted(self.bots))
-            raise InvalidInput(f"{self.game.title} has no bot {name!r} (bots: {known})")
+            raise InvalidInput(f"{self.title} has no bot {name!r} (bots: {known})")
         return factory(rng)
 
     def seat_hint(self) -> SeatHint | None:
@@ -194,6 +236,34 @@ class GameEntry:
             return None
         function: SeatHint = load(self.hint)
         return function
+
+    def rated_kinds(self) -> tuple[RatingKindSpec, ...]:
+        """The rating kinds its games count for (see :attr:`rating_kinds`)."""
+        if self.rating_kinds is None:
+            return (RatingKindSpec(self.name, self.title),)
+        return tuple(self.rating_kinds)
+
+    def rating_kind(self, options: Any) -> str | None:
+        """The rating kind a game with ``options`` (an options object, or a mapping the
+        game parses) counts for; None: such games are never rated."""
+        if isinstance(options, Mapping):
+            options = self.game.options(options)
+        kinds = self.rated_kinds()
+        if self.rating_kind_of is None:
+            return next((kind.name for kind in kinds if kind.selects(options)), None)
+        chosen: str | None = load(self.rating_kind_of)(options)
+        if chosen is not None and chosen not in {kind.name for kind in kinds}:
+            raise ValueError(
+                f"{self.rating_kind_of} chose {chosen!r}, no rating kind of {self.name}"
+            )
+        return chosen
+
+    def luck_measure(self) -> LuckMeasure | None:
+        """Its measure of luck (imported now), or None when it has none."""
+        if self.luck is None:
+            return None
+        measure: LuckMeasure = load(self.luck)
+        return measure
 
 
 def _shown_default(value: object) -> str:

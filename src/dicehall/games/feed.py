@@ -2,8 +2,8 @@
 chance outcomes that seat may not see (yet) withheld.
 
 What a seat may not see is the game's to say, in one place: the hook
-``hidden_from(options, seats, events, seat) -> frozenset[int]`` of its module
-``dicehall.games.<name>.public_log`` gives the indices into ``events`` of the outcomes that
+``hidden_from(options, seats, events, seat) -> frozenset[int]`` its entry names
+(:attr:`GameEntry.hidden_from`) gives the indices into ``events`` of the outcomes that
 ``seat`` (None: a spectator) may not see once ``events`` have happened (a Boss's concealed
 roll until its showdown, a Hold'em pocket until it is shown). A game without the hook hides
 nothing. Each event is then told by the game's narrator (:mod:`dicehall.games.narration`)
@@ -12,7 +12,6 @@ from that seat's views alone, so a sentence can name no die the seat's view does
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,15 +25,10 @@ HiddenFrom = Callable[[Any, int, Sequence[Event], int | None], frozenset[int]]
 
 
 def hidden_from_of(entry: GameEntry) -> HiddenFrom | None:
-    """The game's hook (its ``public_log`` module's ``hidden_from``), if it has one."""
-    module_name = f"dicehall.games.{entry.name}.public_log"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name not in (module_name, f"dicehall.games.{entry.name}"):
-            raise
+    """The game's hook (its entry's ``hidden_from``, imported now), if it has one."""
+    if entry.hidden_from is None:
         return None
-    hook: HiddenFrom | None = getattr(module, "hidden_from", None)
+    hook: HiddenFrom = load(entry.hidden_from)
     return hook
 
 

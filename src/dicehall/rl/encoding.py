@@ -1,15 +1,15 @@
 """How a game's actions and views become numbers: a fixed action list and a flat vector.
 
-Every game has an :class:`Encoding` per seat count and options: the list of every action
-that can ever be legal (its index is the action's number), and a function from a seat's
-view to a ``float32`` vector of fixed length. The legal moves of a position become a mask
+Every game with an encoder (its entry's ``encoder``, ``"module:function"`` of ``(seats,
+options) -> Encoding``) has an :class:`Encoding` per seat count and options: the list of
+every action that can ever be legal (its index is the action's number), and a function from a
+seat's view to a ``float32`` vector of fixed length. The legal moves of a position become a mask
 over the list. Encoders read only the view, never the state, so an observation can hold
 nothing its seat may not see.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,13 +17,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from dicehall import games
 from dicehall.engine.errors import InvalidInput
+from dicehall.games.entry import load
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
-
-#: The games with an encoder (``dicehall.rl.encoders.<name>``).
-ENCODED = ("tenthousand", "boatzee", "boss", "holdem", "bullseye")
 
 
 @dataclass(frozen=True)
@@ -64,14 +63,19 @@ class Encoding:
         return out
 
 
+def encoded() -> tuple[str, ...]:
+    """The installed games with an encoder, in the site's order."""
+    return tuple(name for name in games.available() if games.get(name).encoder is not None)
+
+
 def encoding_for(game: str, seats: int, options: Any) -> Encoding:
     """The encoding of ``game`` for ``seats`` seats and these (validated) options."""
-    if game not in ENCODED:
+    entry = games.find(game)
+    if entry is None or entry.encoder is None:
         raise InvalidInput(
-            f"{game!r} has no reinforcement-learning encoding yet (encoded: {', '.join(ENCODED)})"
+            f"{game!r} has no reinforcement-learning encoding yet (encoded: {', '.join(encoded())})"
         )
-    module = importlib.import_module(f"dicehall.rl.encoders.{game}")
-    made: Encoding = module.encoding(seats, options)
+    made: Encoding = load(entry.encoder)(seats, options)
     return made
 
 

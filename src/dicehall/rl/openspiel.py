@@ -9,8 +9,8 @@ Player actions are the numbers of :mod:`dicehall.rl.encoding`. Chance deals one 
 bag draw) per node, with its exact probability: a roll of ``n`` dice is ``n`` chance nodes
 of six outcomes each (numbers 0 to 5 are faces 1 to 6), and a draw from a bag is one node
 per item drawn, each item weighted by how many of it remain (numbers from 6 on, in the
-game's :data:`ALPHABETS`). Returns come at the end: +1 to a sole winner, 0 to each winner of
-a shared win, -1 to the rest.
+order of its entry's ``alphabet``). Returns come at the end: +1 to a sole winner, 0 to each
+winner of a shared win, -1 to the rest.
 
 Observations follow the seat's view only: the observation string is the view as JSON, the
 tensor its encoding; the information-state string is every distinct view the seat has had,
@@ -36,8 +36,6 @@ from dicehall.rl.encoding import Encoding, encoding_for
 from dicehall.rl.match import default_seats, final_rewards
 
 FACES = 6
-#: The items a game's bags hold, by game: their chance numbers follow the six faces.
-ALPHABETS: dict[str, tuple[str, ...]] = {"holdem": ("k", "r", "w", "y")}
 #: A bound on decisions and chance nodes in one game, for OpenSpiel's game information.
 MAX_GAME_LENGTH = 100_000
 
@@ -65,9 +63,9 @@ def register(game: str, seats: int | None = None, **options: Any) -> str:
     if name in pyspiel.registered_names():
         return name
     encoding = encoding_for(entry.name, count, parsed)
-    spec = Spec(entry, count, parsed, encoding, ALPHABETS.get(entry.name, ()))
+    spec = Spec(entry, count, parsed, encoding, tuple(entry.alphabet))
     game_type = sequential_game_type(
-        name, f"dicehall {entry.game.title} ({count} seats)", count, tensors=True
+        name, f"dicehall {entry.title} ({count} seats)", count, tensors=True
     )
     game_info = pyspiel.GameInfo(
         num_distinct_actions=len(encoding.actions),

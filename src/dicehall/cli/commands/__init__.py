@@ -1,4 +1,5 @@
-"""The commands: one module per game (``dicehall.cli.commands.<game>``) and the shared ones.
+"""The commands: each game's own module (named by its entry, ``GameEntry.commands``) and the
+shared ones.
 
 Each module parses its arguments, asks the game package, and prints a typed report: a
 :class:`~dicehall.cli.common.Report` as JSON for ``--json``, or Rich text. Every module has a
@@ -14,9 +15,6 @@ from dicehall import games
 from dicehall.cli.apps import Groups
 from dicehall.cli.commands import fairness, general, ratings, site
 
-#: The command module of each game that has commands of its own (``score``, ``odds``,
-#: ``hint``, ``solve``); an installed game without one has ``play``, ``sim`` and ``rules``.
-GAME_COMMANDS: dict[str, str] = {name: f"dicehall.cli.commands.{name}" for name in games.NAMES}
 #: The groups that gather one command per game.
 GAME_GROUPS = frozenset({"score", "odds", "hint", "solve"})
 
@@ -24,7 +22,7 @@ GAME_GROUPS = frozenset({"score", "odds", "hint", "solve"})
 def prepare(name: str) -> None:
     """Ready the terminal for a game's strategy before play or a simulation: a game's
     command module may define ``prepare()`` (Ten Thousand's shows a bar for its solves)."""
-    module = GAME_COMMANDS.get(name)
+    module = games.get(name).commands
     if module is not None:
         hook = getattr(importlib.import_module(module), "prepare", None)
         if hook is not None:
@@ -44,18 +42,21 @@ def register_all(groups: Groups, game_commands: Collection[str] | None = None) -
     ratings.register(groups)
     names = games.available() if game_commands is None else game_commands
     for name in names:
-        module = GAME_COMMANDS.get(name)
-        if module is not None:
-            importlib.import_module(module).register(groups)
+        entry = games.find(name)
+        if entry is not None and entry.commands is not None:
+            importlib.import_module(entry.commands).register(groups)
 
 
 def game_commands_for(argv: Sequence[str]) -> Collection[str] | None:
     """The games whose own commands ``argv`` can reach: none unless it starts with a game
     group (``score``, ``odds``, ``hint``, ``solve``); then the game it names, or every game
-    (None) for the group's help or an unknown name, which is listed with the known ones."""
+    (None) for the group's help or an unknown name, which is listed with the known ones.
+    Only the game named is loaded."""
     words = [word for word in argv if not word.startswith("-")]
     if not words or words[0] not in GAME_GROUPS:
         return ()
-    if len(words) > 1 and words[1] in GAME_COMMANDS:
-        return (words[1],)
+    if len(words) > 1:
+        entry = games.find(words[1])
+        if entry is not None and entry.name == words[1] and entry.commands is not None:
+            return (entry.name,)
     return None

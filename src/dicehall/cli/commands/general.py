@@ -123,7 +123,7 @@ def sim(
         console.print("\n[yellow]Simulation stopped.[/]")
         raise SystemExit(130) from None
     if picture is not None:
-        save_plot(report, picture, entry.game.title)
+        save_plot(report, picture, entry.title)
     if as_json:
         data = report.as_json()
         if picture is not None:
@@ -151,7 +151,7 @@ def list_games(
         return
     for name in games.available():
         entry = games.get(name)
-        console.print(f"[bold]{name}[/]  {entry.game.title}  bots: {', '.join(sorted(entry.bots))}")
+        console.print(f"[bold]{name}[/]  {entry.title}  bots: {', '.join(sorted(entry.bots))}")
         for ladder in strengths.ladders_of(name):
             console.print(f"  [dim]{_ladder_title(ladder)}:[/]", highlight=False)
             for found in ladder.bots:
@@ -174,7 +174,7 @@ def _game_json(entry: games.GameEntry) -> dict[str, object]:
     game = entry.game
     return {
         "game": entry.name,
-        "title": game.title,
+        "title": entry.title,
         "blurb": entry.blurb,
         "min_seats": game.min_seats,
         "max_seats": game.max_seats,

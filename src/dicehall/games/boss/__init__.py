@@ -19,6 +19,7 @@ from dicehall.games.boss.rules import (
     Showdown,
 )
 from dicehall.games.entry import GameEntry, LazyBots
+from dicehall.games.rating import RatingKindSpec
 
 BOTS = LazyBots(
     "dicehall.games.boss.bots",
@@ -37,6 +38,16 @@ ENTRY = GameEntry(
     hint="dicehall.games.boss.seat_hint:seat_hint",
     narration="dicehall.games.boss.narration:narrate",
     score_unit="horse",
+    title="Boss Dice",
+    # beta and tau from ``bench/ratings_calibrate.py`` (the site's constants version 2,
+    # figures in docs/site-ratings.md "Calibration").
+    rating_kinds=(RatingKindSpec("boss", "Boss Dice", ladder=True, beta=15.0, tau=0.3),),
+    luck="dicehall.games.boss.luck:MEASURE",
+    encoder="dicehall.rl.encoders.boss:encoding",
+    screen="dicehall.cli.screens.boss:BossScreen",
+    commands="dicehall.cli.commands.boss",
+    hidden_from="dicehall.games.boss.public_log:hidden_from",
+    hidden_outcomes="dicehall.games.boss.public_log:hidden_outcomes",
     bot_notes={
         "heuristic": "A plain player: comes up with two pair, keeps its largest group.",
         "odds": "Plays by the exact odds of every keep and call.",

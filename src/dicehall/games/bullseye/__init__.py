@@ -15,6 +15,7 @@ from dicehall.games.bullseye.model import (
 )
 from dicehall.games.bullseye.rules import GAME, BullsEye
 from dicehall.games.entry import GameEntry, LazyBots
+from dicehall.games.rating import RatingKindSpec
 
 BOTS = LazyBots(
     "dicehall.games.bullseye.bots",
@@ -36,6 +37,14 @@ ENTRY = GameEntry(
     blurb="Throw at the Bull's Eye value, stop when you dare, and bet on it.",
     hint="dicehall.games.bullseye.seat_hint:seat_hint",
     narration="dicehall.games.bullseye.narration:narrate",
+    title="Bull's Eye",
+    # beta and tau from ``bench/ratings_calibrate.py`` (the site's constants version 2,
+    # figures in docs/site-ratings.md "Calibration").
+    rating_kinds=(RatingKindSpec("bullseye", "Bull's Eye", beta=7.7, tau=0.154),),
+    luck="dicehall.games.bullseye.luck:MEASURE",
+    encoder="dicehall.rl.encoders.bullseye:encoding",
+    screen="dicehall.cli.screens.bullseye:BullseyeScreen",
+    commands="dicehall.cli.commands.bullseye",
     bot_notes={
         "heuristic": "Throws on while more than 3 short; bets the most on an exact hit.",
         "potmax": "Exact throws for the largest share of the pot; bets only on a sure pot.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dicehall.engine.bots import SlowBot
 from dicehall.games.entry import GameEntry, LazyBots
 from dicehall.games.holdem.rules import GAME, Holdem
+from dicehall.games.rating import RatingKindSpec
 
 BOTS = LazyBots("dicehall.games.holdem.bots", {"equity": "EquityBot", "cfr": "CfrBot"})
 
@@ -27,6 +28,17 @@ ENTRY = GameEntry(
     score_unit="chip",
     autopilot="equity",
     warm="dicehall.games.holdem.fastrank:warm",
+    title="Hold'em Dice",
+    # beta and tau from ``bench/ratings_calibrate.py`` (the site's constants version 2,
+    # figures in docs/site-ratings.md "Calibration").
+    rating_kinds=(RatingKindSpec("holdem", "Hold'em Dice", ladder=True, beta=6.1, tau=0.122),),
+    # No luck measure: its dice are dealt to pockets and the board, not rolled by a player.
+    encoder="dicehall.rl.encoders.holdem:encoding",
+    alphabet=("k", "r", "w", "y"),
+    screen="dicehall.cli.screens.holdem:HoldemScreen",
+    commands="dicehall.cli.commands.holdem",
+    hidden_from="dicehall.games.holdem.public_log:hidden_from",
+    hidden_outcomes="dicehall.games.holdem.public_log:hidden_outcomes",
     bot_notes={
         "equity": "Bets by its simulated share of the pot against the hands still in.",
         "cfr": "Heads-up, mixes its bets, calls and folds by a strategy trained by regret "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dicehall.engine.bots import SlowBot
 from dicehall.games.entry import GameEntry, LazyBots
+from dicehall.games.rating import RatingKindSpec
 from dicehall.games.tenthousand.rules import (
     Bank,
     RollOn,
@@ -39,6 +40,14 @@ ENTRY = GameEntry(
     hint="dicehall.games.tenthousand.seat_hint:seat_hint",
     narration="dicehall.games.tenthousand.narration:narrate",
     fast_play="dicehall.games.tenthousand.fastsim:fast_play",
+    title="Ten Thousand",
+    # beta and tau from ``bench/ratings_calibrate.py`` (the site's constants version 2,
+    # figures in docs/site-ratings.md "Calibration").
+    rating_kinds=(RatingKindSpec("tenthousand", "Ten Thousand", ladder=True, beta=5.8, tau=0.116),),
+    luck="dicehall.games.tenthousand.luck:MEASURE",
+    encoder="dicehall.rl.encoders.tenthousand:encoding",
+    screen="dicehall.cli.screens.tenthousand:TenThousandScreen",
+    commands="dicehall.cli.commands.tenthousand",
     bot_notes={
         "heuristic": "Rules of thumb: keeps the most points, banks at 300 with few dice left.",
         "max_expected": "Banks by exact turn tables to score the most points a turn.",

@@ -103,7 +103,7 @@ async def list_kinds() -> list[dict[str, Any]]:
         out.append(
             {
                 "game": name,
-                "title": game.title,
+                "title": entry.title,
                 "min_seats": game.min_seats,
                 "max_seats": game.max_seats,
                 "options": codec.encode(game.options({})),

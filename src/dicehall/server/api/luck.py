@@ -67,7 +67,7 @@ class LuckReport(_Answer):
 async def user_luck(user_id: str, services: ServicesDep) -> dict[str, Any]:
     """How a player's own shown rolls in their latest finished public games compared with
     chance: Ten Thousand zero-outs and Boatzees made by a roll, each against its exact
-    probability, and Boss and Bullseye sums of faces against 3.5 a die, with totals and a
+    probability, and Boss Dice and Bull's Eye sums of faces against 3.5 a die, with totals and a
     z-score. Hidden dice (a folded pocket) never count.
     404 ``no_such_user``."""
     return await run_db(services, read, services, lambda conn: luck.luck_report(conn, user_id))

@@ -1,9 +1,10 @@
 """A player's luck: how their own shown rolls in finished games compared with chance.
 
-Each game has one measure (:mod:`~dicehall.server.domain.luck_measures`): Ten Thousand
-zero-outs and Boatzees made by a roll against their exact probabilities, Boss and Bullseye
-sums of faces against 3.5 a die; each counted against what the dice owed rather than against
-how the player chose to play.
+A game has at most one measure, named on its entry (see
+:mod:`~dicehall.server.domain.luck_measures`): Ten Thousand zero-outs and Boatzees made by a
+roll against their exact probabilities, Boss Dice and Bull's Eye sums of faces against 3.5 a
+die; each counted against what the dice owed rather than against how the player chose to
+play.
 
 Only finished, public games count, and only dice the table saw (never a hidden roll).
 The totals come with a z-score: how many standard deviations the count is from what chance
@@ -21,16 +22,10 @@ from dicehall.engine.events import Resolved, apply_event, decode_event
 from dicehall.server.core.clock import aware
 from dicehall.server.domain.games.records import EVENTS, GAMES, SEATS, entry_of, load_options
 from dicehall.server.domain.history import find_player
-from dicehall.server.domain.luck_measures import (
-    MEASURES,
-    boatzee_chance,
-    observe,
-    z_score,
-    zero_out_chance,
-)
+from dicehall.server.domain.luck_measures import measure_of, measured_games, z_score
 from dicehall.server.domain.publiclog import hidden_outcomes_of
 
-__all__ = ["GAMES_SHOWN", "NOTE", "boatzee_chance", "game_luck", "luck_report", "zero_out_chance"]
+__all__ = ["GAMES_SHOWN", "NOTE", "game_luck", "luck_report", "measured_games"]
 
 #: The most recent finished games a report covers.
 GAMES_SHOWN = 50
@@ -46,11 +41,12 @@ def game_luck(conn: Connection, game: Any, seat: int) -> dict[str, Any]:
     entry = entry_of(game.kind)
     rules = entry.game
     options = load_options(game)
+    measure = measure_of(entry.name)
     rows = (
         conn.execute(
             select(EVENTS.c.data).where(EVENTS.c.game_id == game.id).order_by(EVENTS.c.seq)
         ).all()
-        if entry.name in MEASURES
+        if measure is not None
         else []  # nothing to measure: no need to replay it
     )
     events = [decode_event(rules, json.loads(r.data)) for r in rows]
@@ -60,8 +56,8 @@ def game_luck(conn: Connection, game: Any, seat: int) -> dict[str, Any]:
     owed = variance = 0.0
     state = rules.start(game.seats, options)
     for index, event in enumerate(events):
-        if isinstance(event, Resolved) and index not in hidden:
-            seen = observe(entry.name, state, seat, tuple(event.outcome))
+        if measure is not None and isinstance(event, Resolved) and index not in hidden:
+            seen = measure.observe(state, seat, tuple(event.outcome))
             if seen is not None:
                 rolls, happened = rolls + 1, happened + seen.observed
                 owed, variance = owed + seen.expected, variance + seen.variance
@@ -70,7 +66,7 @@ def game_luck(conn: Connection, game: Any, seat: int) -> dict[str, Any]:
         "game_id": game.id,
         "game": game.kind,
         "ended_at": aware(game.ended_at).isoformat() if game.ended_at else None,
-        "measure": MEASURES.get(entry.name),
+        "measure": None if measure is None else measure.counts,
         "rolls": rolls,
         "observed": happened,
         "expected": round(owed, 4),

@@ -1,74 +1,48 @@
-"""What a player's luck is measured by, roll by roll: pure functions over game states.
+"""What a player's luck is measured by, roll by roll: each game's measure, found on its entry.
 
-Each measure gives, for one roll of a player's own, what happened and what chance owed
-(a mean and a variance), so that counts add up over rolls and games into a z-score:
-
-- Ten Thousand, **zero-outs**: a roll of ``n`` dice that scores nothing (observed 0 or 1),
-  against the exact probability of that for ``n`` dice, counted from the game's own scorer
-  (and its four-and-a-pair option).
-- Boatzee (every form), **Boatzees made by a roll**: five of a kind straight after a roll,
-  against its probability given the dice held (a roll that holds two faces cannot make one).
-- Boss and Bullseye, **sum of faces**: the faces a player's own roll shows, added up, against
-  3.5 a die (variance 35/12 a die).
-
-Hold'em Dice has none: its dice are dealt to pockets and the board, not rolled by a player.
+A game's measure (:class:`~dicehall.games.luck.LuckMeasure`, named by its entry's ``luck``)
+gives, for one roll of a player's own, what happened and what chance owed (a mean and a
+variance), so that counts add up over rolls and games into a z-score. dicehall's own: Ten
+Thousand's zero-outs, Boatzee's Boatzees made by a roll (every form), Boss Dice's and Bull's
+Eye's sums of faces; Hold'em Dice has none (its dice are dealt, not rolled by a player).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from functools import cache
-from itertools import product
 from typing import Any
 
-from dicehall.games.tenthousand.scoring import set_asides
+from dicehall import games
+from dicehall.engine.errors import InvalidInput
+from dicehall.games.luck import FACE_MEAN, FACE_VARIANCE, LuckMeasure, Seen, bernoulli, face_sum
 
-#: What each game's measure counts; a game not named here has none.
-MEASURES = {
-    "tenthousand": "zero-outs",
-    "boatzee": "Boatzees made by a roll",
-    "boss": "sum of faces",
-    "bullseye": "sum of faces",
-}
-#: A fair die's mean face and the variance of one face.
-FACE_MEAN = 3.5
-FACE_VARIANCE = 35 / 12
-
-
-@dataclass(frozen=True)
-class Seen:
-    """One roll under a measure: what happened and what chance owed (mean, variance)."""
-
-    observed: int
-    expected: float
-    variance: float
+__all__ = [
+    "FACE_MEAN",
+    "FACE_VARIANCE",
+    "LuckMeasure",
+    "Seen",
+    "bernoulli",
+    "face_sum",
+    "measure_of",
+    "measured_games",
+    "observe",
+    "roller",
+    "z_score",
+]
 
 
-@cache
-def zero_out_chance(dice: int, four_and_pair: bool) -> float:
-    """The exact chance that ``dice`` dice score nothing in Ten Thousand."""
-    rolls = list(product(range(1, 7), repeat=dice))
-    dead = sum(1 for roll in rolls if not set_asides(tuple(sorted(roll)), four_and_pair))
-    return dead / len(rolls)
+def measure_of(game: str) -> LuckMeasure | None:
+    """The measure of ``game`` (imported now); None for a game without one, or no game."""
+    try:
+        entry = games.get(game)
+    except InvalidInput:
+        return None
+    return entry.luck_measure()
 
 
-def boatzee_chance(held: tuple[int, ...]) -> float:
-    """The chance a roll of the other dice makes five of a kind with ``held``."""
-    if len(set(held)) > 1:
-        return 0.0
-    rolled = 5 - len(held)
-    return (1 / 6) ** rolled * (6 if not held else 1)
-
-
-def bernoulli(chance: float, happened: bool) -> Seen:
-    """An event of probability ``chance`` that did or did not happen."""
-    return Seen(int(happened), chance, chance * (1 - chance))
-
-
-def face_sum(outcome: tuple[int, ...]) -> Seen:
-    """The sum of a roll's faces against what fair dice owe."""
-    return Seen(sum(outcome), FACE_MEAN * len(outcome), FACE_VARIANCE * len(outcome))
+def measured_games() -> tuple[str, ...]:
+    """The installed games that have a measure, in the site's order."""
+    return tuple(name for name in games.available() if games.get(name).luck is not None)
 
 
 def z_score(observed: float, expected: float, variance: float) -> float | None:
@@ -81,35 +55,13 @@ def z_score(observed: float, expected: float, variance: float) -> float | None:
 
 def roller(kind: str, state: Any) -> int | None:
     """The seat whose own roll the pending chance request is, for ``kind``'s measure (None:
-    not a roll the measure looks at)."""
-    if kind == "tenthousand":
-        return int(state.current) if state.phase == "roll" else None
-    if kind == "boatzee":
-        return int(state.current)
-    if kind == "boss":
-        if state.phase == "first_roll":
-            return len(state.first_rolls)
-        if state.boss is None:
-            return None
-        return int(state.boss) if state.phase == "boss_roll" else 1 - int(state.boss)
-    if kind == "bullseye":
-        rnd = state.round
-        return None if state.lead_choice is not None or rnd is None else int(rnd.thrower)
-    return None
+    not a roll the measure looks at, or no measure)."""
+    measure = measure_of(kind)
+    return None if measure is None else measure.roller(state)
 
 
 def observe(kind: str, state: Any, seat: int, outcome: tuple[Any, ...]) -> Seen | None:
     """The measure of this roll when it is ``seat``'s own (``state`` is the state the roll
     resolves), else None."""
-    if kind not in MEASURES or roller(kind, state) != seat:
-        return None
-    faces = tuple(int(f) for f in outcome)
-    if kind == "tenthousand":
-        four_and_pair = bool(state.options.four_and_pair_is_three_pairs)
-        chance = zero_out_chance(len(faces), four_and_pair)
-        return bernoulli(chance, not set_asides(tuple(sorted(faces)), four_and_pair))
-    if kind == "boatzee":
-        held = tuple(d for i, d in enumerate(state.dice) if i not in state.rerolling)
-        final = held + faces
-        return bernoulli(boatzee_chance(held), len(final) == 5 and len(set(final)) == 1)
-    return face_sum(faces)
+    measure = measure_of(kind)
+    return None if measure is None else measure.observe(state, seat, outcome)

@@ -4,34 +4,29 @@ Everything is shown except the chance outcomes the game says were never shown to
 (Hold'em pockets that were folded or never reached a showdown): such an outcome reads
 ``{"hidden": true, "count": N}`` and its ``dice_set`` is withheld. A game decides what is
 hidden with a hook, ``hidden_outcomes(options, seats, events) -> frozenset[int]`` (indices
-into ``events``), in its module ``dicehall.games.<name>.public_log``; a game without one
+into ``events``), that its entry names (``GameEntry.hidden_outcomes``); a game without one
 shows everything. The engine's Game contract is untouched.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.engine.events import Event, Resolved, encode_event
+from dicehall.games.entry import load
 
 HiddenOutcomes = Callable[[Any, int, Sequence[Event]], frozenset[int]]
 
 
 def hidden_outcomes_of(kind: str) -> HiddenOutcomes | None:
-    """The hook of game ``kind`` (its ``public_log`` module's ``hidden_outcomes``), if any."""
-    name = games.get(kind).name
-    module_name = f"dicehall.games.{name}.public_log"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name not in (module_name, f"dicehall.games.{name}"):
-            raise
+    """The hook of game ``kind`` (its entry's ``hidden_outcomes``, imported now), if any."""
+    reference = games.get(kind).hidden_outcomes
+    if reference is None:
         return None
-    hook: HiddenOutcomes | None = getattr(module, "hidden_outcomes", None)
+    hook: HiddenOutcomes = load(reference)
     return hook
 
 

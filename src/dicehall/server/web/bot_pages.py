@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse
 
 from dicehall import games
 from dicehall.games import strengths
-from dicehall.server.domain.ratings.kinds import TITLES
+from dicehall.server.domain.ratings import kinds
 from dicehall.server.web.common import visitor
 from dicehall.server.web.render import page
 
@@ -42,10 +42,11 @@ def game_bots(name: str) -> GameBots:
     ladders = []
     for ladder in strengths.ladders_of(name):
         rows = [BotRow(s.bot, notes[s.bot], s) for s in ladder.bots if s.bot in notes]
-        ladders.append((ladder, TITLES.get(ladder.kind, entry.game.title), rows))
+        spec = kinds.spec(ladder.kind)
+        ladders.append((ladder, entry.title if spec is None else spec.title, rows))
     measured = {row.name for _, _, rows in ladders for row in rows}
     unmeasured = [BotRow(bot, note, None) for bot, note in notes.items() if bot not in measured]
-    return GameBots(name, entry.game.title, ladders, unmeasured)
+    return GameBots(name, entry.title, ladders, unmeasured)
 
 
 @router.get("/bots", response_class=HTMLResponse)

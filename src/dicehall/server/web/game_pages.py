@@ -52,7 +52,7 @@ def _describe_games(rows: list[dict[str, Any]], me: str | None) -> list[dict[str
     out = []
     for row in rows:
         try:
-            title = games.get(row["game"]).game.title
+            title = games.get(row["game"]).title
         except InvalidInput:
             title = row["game"]
         others = [s for s in row["seats"] if me is None or s["user"] != me]
@@ -345,7 +345,7 @@ def board(request: Request, game_id: int) -> HTMLResponse:
         csrf=who.csrf,
         game_id=game_id,
         kind=record.kind,
-        title=entry.game.title,
+        title=entry.title,
         creator=creator or "",
         spectator=not seated(seats, who.user.id if who.user else None),
     )

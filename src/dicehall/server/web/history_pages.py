@@ -35,7 +35,7 @@ _RESULT_WORDS = {"win": "won", "loss": "lost", "draw": "shared the win"}
 
 def _title(kind: str) -> str:
     try:
-        return games.get(kind).game.title
+        return games.get(kind).title
     except InvalidInput:  # a game no longer installed on this site
         return kind
 

@@ -49,7 +49,7 @@ def rules(request: Request, game: str) -> HTMLResponse:
         user=who.user,
         csrf=who.csrf,
         game=entry.name,
-        title=entry.game.title,
+        title=entry.title,
         body=rules_html(entry.name, entry.rules_for("site")),
     )
 

@@ -70,7 +70,7 @@ _REFUSED_LINK = {
 
 
 def _title(kind: str | None) -> str:
-    return games.get(kind).game.title if kind in games.available() else str(kind)
+    return games.get(kind).title if kind in games.available() else str(kind)
 
 
 def _link(request: Request, secret: str, invite: invites.InviteView) -> str:

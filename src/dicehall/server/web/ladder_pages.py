@@ -22,8 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from dicehall.server.core.clock import now
 from dicehall.server.core.txn import after_commit
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.ratings import ladder_challenges, ladders
-from dicehall.server.domain.ratings.kinds import TITLES
+from dicehall.server.domain.ratings import kinds, ladder_challenges, ladders
 from dicehall.server.domain.ratings.ladder_inactivity import VACATION_DAYS_A_YEAR
 from dicehall.server.domain.reliability import limits_of
 from dicehall.server.domain.work import notify
@@ -276,7 +275,7 @@ async def history_page(request: Request, kind: str) -> HTMLResponse:
         user=who.user,
         csrf=who.csrf,
         kind=kind,
-        title=TITLES[kind],
+        title=kinds.title(kind),
         moves=_moves(found, now()),
         next=found["next"],
         first_page=cursor is None,

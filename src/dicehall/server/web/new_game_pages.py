@@ -60,7 +60,7 @@ def _new_game_page(
         csrf=who.csrf,
         form=form,
         game=entry.name,
-        title=entry.game.title,
+        title=entry.title,
         blurb=entry.blurb,
         options=forms.option_fields(entry.name),
         bots=entry.ranked_bots(),

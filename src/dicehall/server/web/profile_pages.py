@@ -119,9 +119,22 @@ class CurrentGame:
 
 def _title(kind: str) -> str:
     try:
-        return games.get(kind).game.title
+        return games.get(kind).title
     except InvalidInput:  # a game no longer installed on this site
         return kind
+
+
+def _luck_totals(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The luck report's totals, each with its game's title."""
+    return [{**total, "title": _title(total["game"])} for total in report["totals"]]
+
+
+def _measured_words() -> str:
+    """The games a luck report can measure, by title: "A, B or C"."""
+    titles = [_title(name) for name in luck.measured_games()]
+    if len(titles) < 2:
+        return "".join(titles)
+    return f"{', '.join(titles[:-1])} or {titles[-1]}"
 
 
 def _current(rows: list[dict[str, Any]]) -> list[CurrentGame]:
@@ -200,6 +213,8 @@ async def _profile_page(
         shown=view.shown,
         reliability=view.reliability,
         luck=view.luck,
+        luck_totals=_luck_totals(view.luck),
+        luck_games=_measured_words(),
         away_until=vacation.away_until(view.shown, now()),
         last_seen=view.last_seen,
         current=_current(view.extras["current_games"]),

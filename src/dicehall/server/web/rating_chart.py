@@ -15,8 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from dicehall.server.domain.ratings import history
-from dicehall.server.domain.ratings.kinds import TITLES
+from dicehall.server.domain.ratings import history, kinds
 from dicehall.server.domain.ratings.views import profile_ratings
 
 #: How many of the latest rated games a chart draws.
@@ -90,7 +89,7 @@ def card(kind: str, shown: dict[str, Any], changes: list[dict[str, Any]]) -> Rat
     values = [changes[-1]["rating_before"], *(g.after for g in recent)] if changes else []
     low, high = (min(values), max(values)) if values else (shown["rating"], shown["rating"])
     drawn = _points(values, low, high) if len(values) > 1 else []
-    title = TITLES[kind]
+    title = kinds.title(kind)
     mark = " (provisional)" if shown["provisional"] else ""
     if recent:
         label = (

@@ -10,8 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.ratings import leaderboard
-from dicehall.server.domain.ratings.kinds import KINDS
+from dicehall.server.domain.ratings import kinds, leaderboard
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import run_db
 from dicehall.server.web.common import not_found, services_of, visitor
@@ -54,7 +53,7 @@ async def leaderboard_page(request: Request, kind: str, cursor: str = "") -> Res
     """The leaderboard of ``kind``, best first; ``cursor``: the next page."""
     services = services_of(request)
     who = await run_db(services, visitor, request)
-    if kind not in KINDS:
+    if kind not in kinds.names():
         return not_found(request, who, f"There is no rating called {kind[:40]!r}.")
     board = await run_db(services, _board, services, kind, cursor[:200] or None)
     more = f"/ratings/{kind}?" + urlencode({"cursor": board["next"]}) if board["next"] else None

@@ -21,7 +21,7 @@ TEMPLATES = Jinja2Templates(
 
 def game_titles() -> list[tuple[str, str]]:
     """(name, title) of every game, in the site's order."""
-    return [(name, games.get(name).game.title) for name in games.available()]
+    return [(name, games.get(name).title) for name in games.available()]
 
 
 def html_data(user: User | None) -> dict[str, str]:

@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people import settings
-from dicehall.server.domain.ratings.kinds import KINDS, TITLES
+from dicehall.server.domain.ratings import kinds
 from dicehall.server.domain.services import Services
 from dicehall.server.web import forms
 from dicehall.server.web.common import (
@@ -137,9 +137,8 @@ PRIVACY_CHOICES = (
 PRIVACY_TOGGLES = (
     Toggle("show_presence", "Show me on Who is here", "Off: nobody sees that you are here."),
 )
-#: "Edit ratings": which ratings my profile shows (a checkbox per kind, ``rating_<kind>``),
-#: and whether I see my own rating while I play.
-RATING_KINDS = tuple((kind, TITLES[kind]) for kind in KINDS)
+#: "Edit ratings": which ratings my profile shows (a checkbox per kind, ``rating_<kind>``, see
+#: :func:`rating_kinds`), and whether I see my own rating while I play.
 RATING_TOGGLES = (
     Toggle(
         "hide_rating_while_playing",
@@ -160,6 +159,11 @@ LABELS = {
 }
 
 
+def rating_kinds() -> tuple[tuple[str, str], ...]:
+    """Every rating kind (a plug-in game's too) with its title, in the site's order."""
+    return tuple((spec.name, spec.title) for spec in kinds.specs())
+
+
 def _offered(name: str) -> set[str]:
     """The values the settings accept for the radio group ``name``."""
     return {str(value) for value in get_args(settings.UserSettings.model_fields[name].annotation)}
@@ -177,7 +181,9 @@ def changes_of(form: Form) -> dict[str, Any]:
             form.error(group.name, "Choose one of the options.")
     for toggle in _TOGGLES:
         changes[toggle.name] = form.get(toggle.name) == "on"
-    changes["ratings_shown"] = [kind for kind in KINDS if form.get(f"rating_{kind}") == "on"]
+    changes["ratings_shown"] = [
+        kind for kind in kinds.names() if form.get(f"rating_{kind}") == "on"
+    ]
     return changes
 
 
@@ -206,7 +212,7 @@ def _page(
         graphics_choices=GRAPHICS_CHOICES,
         privacy_choices=PRIVACY_CHOICES,
         privacy_toggles=PRIVACY_TOGGLES,
-        rating_kinds=RATING_KINDS,
+        rating_kinds=rating_kinds(),
         rating_toggles=RATING_TOGGLES,
         status_code=200 if form.ok else 422,
         **context,

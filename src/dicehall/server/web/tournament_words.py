@@ -43,7 +43,7 @@ PLAYER_STATES = {
 def title_of(game: str) -> str:
     """The game's title (its name when it is no longer installed)."""
     try:
-        return games.get(game).game.title
+        return games.get(game).title
     except InvalidInput:
         return game
 

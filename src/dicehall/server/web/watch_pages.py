@@ -42,7 +42,7 @@ def live_page(request: Request) -> HTMLResponse:
         rows=describe([{**row, "result": None, "ended_at": None} for row in rows], ""),
         kind=kind if known else "",
         unknown=kind if kind and not known else "",
-        choices=[(name, games.get(name).game.title) for name in games.available()],
+        choices=[(name, games.get(name).title) for name in games.available()],
         more=more,
         first_page=before is None,
     )

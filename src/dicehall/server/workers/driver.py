@@ -146,9 +146,10 @@ class BotDriver:
 
     def warm_all(self) -> None:
         """Build, in the pool, every slow bot's tables for its game's default options, the
-        quickest first (so most bots are ready in seconds, not after the longest build)."""
+        quickest first (so most bots are ready in seconds, not after the longest build).
+        Every installed game's slow bots, a plug-in's included."""
         queue: list[tuple[float, WarmKey]] = []
-        for kind in games.NAMES:
+        for kind in games.available():
             entry = games.get(kind)
             options = options_key(codec.encode(entry.game.options({})))
             for bot, slow in entry.slow_bots.items():

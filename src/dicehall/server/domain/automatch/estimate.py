@@ -74,13 +74,14 @@ def queues(
         waits = typical_waits(conn, at)
     out = []
     for name in games.available():
-        game = games.get(name).game
+        entry = games.get(name)
+        game = entry.game
         by_size = sizes.get(name, Counter())
         typical = waits.get(name)
         out.append(
             {
                 "game": name,
-                "title": game.title,
+                "title": entry.title,
                 "waiting": counts.get(name, 0),
                 "by_seats": {
                     str(n): by_size.get(n, 0)

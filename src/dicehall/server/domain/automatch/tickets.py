@@ -91,7 +91,7 @@ def check(
     if chosen is None:
         raise Refused("invalid", "invalid_pace", "auto-match games need a clock (not 'none')")
     if rated and kinds.kind_of(entry.name, decoded) is None:
-        raise Refused("invalid", "not_rateable", f"{entry.game.title} games are never rated")
+        raise Refused("invalid", "not_rateable", f"{entry.title} games are never rated")
     if bots_after is not None and (
         isinstance(bots_after, bool) or not 0 <= bots_after <= BOTS_AFTER_MAX
     ):
@@ -113,7 +113,7 @@ def _seat_range(game: str, options_text: str, seats: Sequence[int]) -> tuple[int
     if low > high:
         raise Refused("invalid", "invalid_seats", "the smallest table size is above the largest")
     if not allowed or not all(n in allowed for n in range(low, high + 1)):
-        title = entry_of(game).game.title
+        title = entry_of(game).title
         sizes = f"{allowed[0]} to {allowed[-1]}" if allowed else "no"
         raise Refused(
             "invalid", "invalid_seats", f"{title} with these options takes {sizes} seats here"
@@ -158,7 +158,7 @@ def file(
     ).scalars()
     games = list(waiting)
     if wish.game in games:
-        title = entry_of(wish.game).game.title
+        title = entry_of(wish.game).title
         raise Refused(
             "conflict",
             "already_waiting",

@@ -30,7 +30,7 @@ import re
 from collections.abc import AsyncIterator, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime, time
+from datetime import date, datetime, time
 from typing import Any, Literal, cast
 
 import anyio.to_thread
@@ -121,6 +121,20 @@ def note(
         return
     if services.presence.first_today(user_pk, at.date()):
         LAST_SEEN_WRITER.submit(_write_day, services, user_pk, at)
+    _day_handled(services, user_pk, at.date())
+
+
+#: The day whose visit this process saw handled, by user: a user object cached before it
+#: was written (``last_seen_at`` still yesterday's) must not send every request to
+#: :func:`note_user` for the rest of the day.
+_DAY_HANDLED: dict[tuple[int, int], date] = {}
+_DAY_HANDLED_MOST = 100_000
+
+
+def _day_handled(services: Services, user_pk: int, day: date) -> None:
+    if len(_DAY_HANDLED) >= _DAY_HANDLED_MOST:
+        _DAY_HANDLED.clear()
+    _DAY_HANDLED[id(services.presence), user_pk] = day
 
 
 #: The one thread that writes the days of last visits: no request waits on the database's
@@ -169,7 +183,9 @@ def noted_lately(services: Services, user: User, activity: Activity | None) -> b
     """True when :func:`note_user` would do nothing now (an unchanged touch within the
     throttle, the day's visit written): a look-up, safe on the event loop."""
     at = now()
-    seen_today = user.last_seen_at is not None and aware(user.last_seen_at).date() >= at.date()
+    seen_today = (
+        user.last_seen_at is not None and aware(user.last_seen_at).date() >= at.date()
+    ) or _DAY_HANDLED.get((id(services.presence), user.id)) == at.date()
     shown = shows_presence(user.settings)
     return seen_today and services.presence.unchanged(user.id, activity, at, shown=shown)
 

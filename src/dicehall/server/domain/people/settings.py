@@ -14,7 +14,8 @@ from dicehall.server.core.models import User
 from dicehall.server.core.txn import after_commit, publish_after_commit
 from dicehall.server.domain.auth_cache import credentials_changed
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.ratings.kinds import KINDS, RatingKind
+from dicehall.server.domain.ratings import kinds as rating_kinds
+from dicehall.server.domain.ratings.kinds import RatingKind
 
 if TYPE_CHECKING:
     from dicehall.server.domain.services import Services
@@ -53,10 +54,10 @@ class UserSettings(BaseModel):
         "box'); off: one click.",
     )
     ratings_shown: list[RatingKind] = Field(
-        default_factory=lambda: cast(list[RatingKind], list(KINDS)),
-        max_length=2 * len(KINDS),
+        default_factory=lambda: list(rating_kinds.names()),
         description="The rating kinds my profile shows (page and API); the others stay off "
-        "it. Leaderboards and game boards show every rating.",
+        "it, each named once or twice at most. Leaderboards and game boards show every "
+        "rating. The kinds are those of `GET /api/v1/ratings`.",
     )
     hide_rating_while_playing: bool = Field(
         False,
@@ -66,11 +67,20 @@ class UserSettings(BaseModel):
 
     @field_validator("ratings_shown")
     @classmethod
-    def _in_site_order(cls, kinds: list[RatingKind]) -> list[RatingKind]:
-        # Each kind once, in the site's order, whatever order they were sent in.
-        return cast(list[RatingKind], [kind for kind in KINDS if kind in kinds])
+    def _in_site_order(cls, chosen: list[RatingKind]) -> list[RatingKind]:
+        # The kinds are the installed games' (a plug-in's too), so they are checked here
+        # rather than by a type. Each kind once, in the site's order, whatever order they
+        # were sent in.
+        known = rating_kinds.names()
+        if len(chosen) > 2 * len(known):
+            raise ValueError(f"at most {2 * len(known)} kinds")
+        for kind in chosen:
+            rating_kinds.check(kind)
+        return [kind for kind in known if kind in chosen]
 
 
+#: The settings of a new account (read afresh by :func:`parse`: the rating kinds shown by
+#: default are every installed game's).
 DEFAULTS = UserSettings()
 
 
@@ -79,9 +89,9 @@ def parse(text: str | None) -> UserSettings:
     try:
         raw = json.loads(text or "{}")
     except ValueError:
-        return DEFAULTS
+        return UserSettings()
     if not isinstance(raw, dict):
-        return DEFAULTS
+        return UserSettings()
     fields = UserSettings.model_fields
     kept: dict[str, Any] = {}
     for name, value in raw.items():

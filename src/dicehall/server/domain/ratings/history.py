@@ -9,8 +9,7 @@ from sqlalchemy import Connection, func, select
 
 from dicehall.server.core.clock import aware
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.ratings import model
-from dicehall.server.domain.ratings.kinds import TITLES
+from dicehall.server.domain.ratings import kinds, model
 from dicehall.server.domain.ratings.leaderboard import check_kind, check_limit
 from dicehall.server.domain.ratings.model import Skill
 from dicehall.server.domain.ratings.store import CHANGES
@@ -62,7 +61,7 @@ def history(
         )
     return {
         "kind": kind,
-        "title": TITLES[kind],
+        "title": kinds.title(kind),
         "changes": changes,
         "next": str(rows[-1].id) if more and rows else None,
     }

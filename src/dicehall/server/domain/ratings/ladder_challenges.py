@@ -25,8 +25,7 @@ from dicehall.server.domain.games.records import SEATS, USERS, GameRecord, SeatI
 from dicehall.server.domain.games.seat_draw import claim, draw_seats
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.pool import DicePool
-from dicehall.server.domain.ratings import ladder_moves, ladders
-from dicehall.server.domain.ratings.kinds import TITLES, ladder_game
+from dicehall.server.domain.ratings import kinds, ladder_moves, ladders
 from dicehall.server.domain.ratings.ladder_inactivity import not_on_ladder
 from dicehall.server.domain.ratings.ladder_moves import CHALLENGES, POSITIONS
 
@@ -102,7 +101,7 @@ def challenge(
         opponent.id,
         "ladder",
         record.id,
-        f"{challenger.user_id} challenged you on the {TITLES[kind]} ladder: "
+        f"{challenger.user_id} challenged you on the {kinds.title(kind)} ladder: "
         f"game {record.id} has started.",
     )
     for user_pk in (challenger.id, opponent.id):
@@ -123,7 +122,7 @@ def _check(conn: Connection, challenger: User, opponent: Any, kind: str) -> None
         raise Refused(
             "conflict",
             "opponent_not_on_ladder",
-            f"{opponent.user_id} is not on the {TITLES[kind]} ladder",
+            f"{opponent.user_id} is not on the {kinds.title(kind)} ladder",
         )
     relations.check_may_interact(conn, challenger.id, opponent.id, "challenge", opponent.user_id)
     if abs(mine - theirs) > ladders.REACH:
@@ -151,7 +150,7 @@ def _start(
 ) -> tuple[GameRecord, list[SeatInfo]]:
     # The game, rated and marked as a ladder game, with the opponent's seat accepted for
     # them: it starts here, as an accepted invitation would start it.
-    game, options = ladder_game(kind)
+    game, options = kinds.ladder_game(kind)
     draw = draw_seats(conn, pool, ["me", f"user:{opponent_id}"])
     record, seats = seating.create_game(
         conn,

@@ -24,8 +24,7 @@ from sqlalchemy import Connection, select, update
 
 from dicehall.server.core.clock import aware
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.ratings import ladder_moves
-from dicehall.server.domain.ratings.kinds import LADDER_KINDS, TITLES
+from dicehall.server.domain.ratings import kinds, ladder_moves
 from dicehall.server.domain.ratings.ladder_moves import POSITIONS
 
 #: Idle this long before the first drop, then a drop every week, of this many places.
@@ -87,7 +86,7 @@ def apply_inactivity(conn: Connection, at: datetime, limit: int = MOST_DROPS_A_R
     if not ladder_moves.try_job_lock(conn):
         return 0
     applied = 0
-    for kind in LADDER_KINDS:
+    for kind in kinds.ladder_names():
         if applied >= limit or not _due_rows(conn, kind, at, 1):
             continue
         ladder_moves.lock(conn, kind)
@@ -165,4 +164,4 @@ def take_vacation(conn: Connection, kind: str, user_pk: int, days: int, at: date
 
 def not_on_ladder(kind: str) -> Refused:
     """The refusal for a player not on ladder ``kind``."""
-    return Refused("conflict", "not_on_ladder", f"you are not on the {TITLES[kind]} ladder")
+    return Refused("conflict", "not_on_ladder", f"you are not on the {kinds.title(kind)} ladder")

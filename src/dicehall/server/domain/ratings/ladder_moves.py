@@ -33,7 +33,7 @@ from sqlalchemy import (
 
 from dicehall.server.core.models import LadderChallenge, LadderMove, LadderPosition
 from dicehall.server.core.txn import publish_after_commit
-from dicehall.server.domain.ratings.kinds import LADDER_KINDS
+from dicehall.server.domain.ratings import kinds
 
 POSITIONS = cast(Table, LadderPosition.__table__)
 CHALLENGES = cast(Table, LadderChallenge.__table__)
@@ -74,7 +74,7 @@ def lock(conn: Connection, kind: str) -> None:
     if conn.dialect.name == "postgresql":
         conn.execute(
             text("SELECT pg_advisory_xact_lock(:space, :key)"),
-            {"space": LOCK_SPACE, "key": LADDER_KINDS.index(kind)},
+            {"space": LOCK_SPACE, "key": kinds.ladder_names().index(kind)},
         )
 
 

@@ -19,8 +19,7 @@ from sqlalchemy import Connection, and_, func, select
 from dicehall.server.core.clock import aware
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.records import USERS
-from dicehall.server.domain.ratings import ladder_inactivity, ladder_moves, model
-from dicehall.server.domain.ratings.kinds import LADDER_KINDS, TITLES
+from dicehall.server.domain.ratings import kinds, ladder_inactivity, ladder_moves, model
 from dicehall.server.domain.ratings.ladder_inactivity import not_on_ladder
 from dicehall.server.domain.ratings.ladder_moves import CHALLENGES, MOVES, POSITIONS
 from dicehall.server.domain.ratings.store import RATINGS, skill_at
@@ -39,8 +38,9 @@ HISTORY_PAGE_MAX = 100
 
 def check_kind(kind: str) -> str:
     """``kind`` if it has a ladder, else 404 ``no_such_ladder``."""
-    if kind not in LADDER_KINDS:
-        known = ", ".join(LADDER_KINDS)
+    ladders = kinds.ladder_names()
+    if kind not in ladders:
+        known = ", ".join(ladders)
         raise Refused(
             "not_found", "no_such_ladder", f"there is no ladder {kind[:30]!r} (ladders: {known})"
         )
@@ -57,7 +57,7 @@ def join(conn: Connection, kind: str, user_pk: int, at: datetime) -> dict[str, A
     ladder_moves.lock(conn, kind)
     if ladder_moves.position_of(conn, kind, user_pk) is not None:
         raise Refused(
-            "conflict", "already_on_ladder", f"you are on the {TITLES[kind]} ladder already"
+            "conflict", "already_on_ladder", f"you are on the {kinds.title(kind)} ladder already"
         )
     ladder_moves.add_at_bottom(conn, kind, user_pk, at)
     return standing(conn, kind, user_pk, at)
@@ -110,7 +110,7 @@ def standing(conn: Connection, kind: str, user_pk: int, at: datetime) -> dict[st
     playing = ladder_moves.open_games_of(conn, kind, user_pk)
     out: dict[str, Any] = {
         "kind": kind,
-        "title": TITLES[kind],
+        "title": kinds.title(kind),
         "position": None,
         "players": ladder_moves.size(conn, kind),
         "open_challenges": open_challenges(conn, kind, user_pk),
@@ -141,11 +141,11 @@ def overview(conn: Connection, viewer_pk: int | None) -> list[dict[str, Any]]:
     return [
         {
             "kind": kind,
-            "title": TITLES[kind],
+            "title": kinds.title(kind),
             "players": int(sizes.get(kind, 0)),
             "my_position": mine.get(kind),
         }
-        for kind in LADDER_KINDS
+        for kind in kinds.ladder_names()
     ]
 
 
@@ -221,7 +221,7 @@ def board(
         )
     return {
         "kind": kind,
-        "title": TITLES[kind],
+        "title": kinds.title(kind),
         "players": ladder_moves.size(conn, kind),
         "pace": PACE,
         "reach": REACH,

@@ -22,8 +22,7 @@ from dicehall.server.core.clock import aware, now
 from dicehall.server.domain import cursors
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.records import USERS
-from dicehall.server.domain.ratings import model
-from dicehall.server.domain.ratings.kinds import KINDS, TITLES
+from dicehall.server.domain.ratings import kinds, model
 from dicehall.server.domain.ratings.model import Skill
 from dicehall.server.domain.ratings.store import RATINGS
 from dicehall.server.domain.ratings.views import rating_of
@@ -44,7 +43,7 @@ def conservative() -> ColumnElement[float]:
 
 def check_kind(kind: str) -> str:
     """``kind`` if it is a rating kind; 404 ``no_such_rating`` otherwise."""
-    if kind not in KINDS:
+    if kind not in kinds.names():
         raise Refused(
             "not_found", "no_such_rating", f"there is no rating {kind[:40]!r} (see /api/v1/ratings)"
         )
@@ -163,7 +162,7 @@ def leaderboard(
     last = rows[-1] if rows else None
     return {
         "kind": kind,
-        "title": TITLES[kind],
+        "title": kinds.title(kind),
         "players": players,
         "next": Cursor(float(last.conservative), last.user_pk).encode() if more and last else None,
     }
@@ -171,15 +170,7 @@ def leaderboard(
 
 def kinds_listing() -> list[dict[str, Any]]:
     """Every rating kind with its title, in the site's order."""
-    return [{"kind": kind, "title": TITLES[kind], "games": _games_of(kind)} for kind in KINDS]
-
-
-def _games_of(kind: str) -> str:
-    """Which games count for ``kind``, in words."""
-    if kind.startswith("boatzee"):
-        columns = {"boatzee": 1, "boatzee-double": 2, "boatzee-triple": 3}[kind]
-        return (
-            f"Boatzee with {columns} column{'s' if columns > 1 else ''} "
-            "(either ruleset, Boatzee or Yahtzee)"
-        )
-    return TITLES[kind]
+    return [
+        {"kind": spec.name, "title": spec.title, "games": spec.games_words}
+        for spec in kinds.specs()
+    ]

@@ -17,6 +17,8 @@ from functools import cache
 
 from openskill.models import BradleyTerryFull
 
+from dicehall.server.domain.ratings import kinds
+
 #: Every rating starts here (openskill's defaults).
 MU = 25.0
 SIGMA = 25.0 / 3
@@ -30,24 +32,27 @@ class KindConstants:
     tau: float
 
 
-#: Version of :data:`CONSTANTS`: a change of constants is a new version, and ``dicehall
-#: ratings rebuild`` replays every rated game with the constants of the version in force.
+#: Version of the constants: a change of constants is a new version, and ``dicehall ratings
+#: rebuild`` replays every rated game with the constants of the version in force. Each kind's
+#: beta and tau are declared with it on its game's entry
+#: (:class:`dicehall.games.rating.RatingKindSpec`); dicehall's own are from ``python
+#: bench/ratings_calibrate.py`` (defaults: seed 1, 1000 games per player, 3 players per
+#: strength tier; run 2026-11-23, figures in docs/site-ratings.md "Calibration"): beta is the
+#: maximum-likelihood fit to leagues of the games' bots, rounded to two figures; tau = beta /
+#: 50, openskill's own ratio (bots never change, so the back-test cannot choose tau). A kind
+#: nobody calibrated (a plug-in game's) has openskill's default beta, 4.2. Version 1 was
+#: openskill's defaults for every kind (beta 25/6, tau 25/300).
 CONSTANTS_VERSION = 2
-#: beta and tau per rating kind, from ``python bench/ratings_calibrate.py`` (defaults: seed 1,
-#: 1000 games per player, 3 players per strength tier; run 2026-11-23, figures in
-#: docs/site-ratings.md "Calibration"): beta is the maximum-likelihood fit to leagues of the
-#: games' bots, rounded to two figures; tau = beta / 50, openskill's own ratio (bots never
-#: change, so the back-test cannot choose tau). Version 1 was openskill's defaults for every
-#: kind (beta 25/6, tau 25/300).
-CONSTANTS: dict[str, KindConstants] = {
-    "tenthousand": KindConstants(beta=5.8, tau=0.116),
-    "boatzee": KindConstants(beta=2.2, tau=0.044),
-    "boatzee-double": KindConstants(beta=2.4, tau=0.048),
-    "boatzee-triple": KindConstants(beta=2.0, tau=0.04),
-    "boss": KindConstants(beta=15.0, tau=0.3),
-    "holdem": KindConstants(beta=6.1, tau=0.122),
-    "bullseye": KindConstants(beta=7.7, tau=0.154),
-}
+
+
+def constants(kind: str) -> KindConstants:
+    """The model's constants for rating kind ``kind`` (KeyError for an unknown kind)."""
+    found = kinds.spec(kind)
+    if found is None:
+        raise KeyError(f"{kind!r} is no rating kind")
+    return KindConstants(beta=found.beta, tau=found.tau)
+
+
 #: Inactivity widens sigma again: this much variance a day without a rated game (a settled
 #: rating of sigma 2 is back to provisional after about a year and a half away).
 INACTIVE_VARIANCE_PER_DAY = 0.01
@@ -68,8 +73,8 @@ class Skill:
 
 @cache
 def _model(kind: str, drift: bool = True) -> BradleyTerryFull:
-    constants = CONSTANTS[kind]
-    return BradleyTerryFull(beta=constants.beta, tau=constants.tau if drift else 0.0)
+    found = constants(kind)
+    return BradleyTerryFull(beta=found.beta, tau=found.tau if drift else 0.0)
 
 
 def rate(
@@ -92,7 +97,7 @@ def win_chances(kind: str, skills: Sequence[Skill]) -> list[float]:
     beta^2 + sigma_i^2 + sigma_j^2); with more seats, each seat's product of its pairwise
     chances, normalised. (openskill's ``predict_win`` was overconfident with dice: in the
     calibration leagues it gave Boss favourites 75% who won 66%; these gave 67%.)"""
-    beta = CONSTANTS[kind].beta
+    beta = constants(kind).beta
     strengths = []
     for i, mine in enumerate(skills):
         product = 1.0
@@ -125,9 +130,10 @@ def settled_sigma(kind: str | None) -> float:
     """The sigma below which a rating of ``kind`` counts as settled. Sigma settles near a
     third of beta, so a luck-heavy kind (Boss Dice, beta 15) never gets below a fixed 4:
     its bar is ``SETTLED_SHARE * beta`` when that is higher."""
-    if kind is None or kind not in CONSTANTS:
+    found = None if kind is None else kinds.spec(kind)
+    if found is None:
         return PROVISIONAL_SIGMA
-    return max(PROVISIONAL_SIGMA, SETTLED_SHARE * CONSTANTS[kind].beta)
+    return max(PROVISIONAL_SIGMA, SETTLED_SHARE * found.beta)
 
 
 def provisional(skill: Skill, games: int, kind: str | None = None) -> bool:

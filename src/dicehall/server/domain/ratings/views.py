@@ -21,15 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, select
+from sqlalchemy import Connection, and_, bindparam, func, select
 
 from dicehall.server.core.clock import now
-from dicehall.server.domain.games.records import USERS, GameRecord, SeatInfo
+from dicehall.server.domain.games.records import SEATS, USERS, GameRecord, SeatInfo
 from dicehall.server.domain.people import settings
-from dicehall.server.domain.ratings import model
-from dicehall.server.domain.ratings.kinds import KINDS
+from dicehall.server.domain.ratings import kinds, model
 from dicehall.server.domain.ratings.model import Skill
 from dicehall.server.domain.ratings.store import CHANGES, RATINGS, skill_at
 
@@ -72,7 +72,7 @@ def game_ratings(
         return None
     if record.status == "finished":
         return _after(conn, kind, record, seats)
-    return _before(conn, kind, seats, viewer_pk)
+    return _before(conn, kind, record.id, seats, viewer_pk)
 
 
 def _after(
@@ -124,31 +124,39 @@ def _after(
     return {"seats": out, "hidden": False}
 
 
+#: Each seated user's rating of a kind, and their settings, for a game's board: built once.
+_SEATED_RATINGS = (
+    select(
+        USERS.c.id,
+        USERS.c.settings,
+        RATINGS.c.mu,
+        RATINGS.c.sigma,
+        RATINGS.c.games,
+        RATINGS.c.last_game_at,
+    )
+    .select_from(
+        SEATS.join(USERS, USERS.c.id == SEATS.c.user_pk).outerjoin(
+            RATINGS,
+            and_(RATINGS.c.user_pk == USERS.c.id, RATINGS.c.kind == bindparam("b_kind")),
+        )
+    )
+    .where(SEATS.c.game_id == bindparam("b_game"))
+)
+
+
+@lru_cache(maxsize=4096)
+def _hides_rating(settings_text: str | None) -> bool:
+    # A board is read on every move: the stored settings' JSON is parsed once per text.
+    return settings.parse(settings_text).hide_rating_while_playing
+
+
 def _before(
-    conn: Connection, kind: str, seats: Sequence[SeatInfo], viewer_pk: int | None
+    conn: Connection, kind: str, game_id: int, seats: Sequence[SeatInfo], viewer_pk: int | None
 ) -> dict[str, Any]:
-    pks = [s.user_pk for s in seats if s.user_pk is not None]
     rows: dict[int, Any] = {}
-    if pks:
-        rows = {
-            row.id: row
-            for row in conn.execute(
-                select(
-                    USERS.c.id,
-                    USERS.c.settings,
-                    RATINGS.c.mu,
-                    RATINGS.c.sigma,
-                    RATINGS.c.games,
-                    RATINGS.c.last_game_at,
-                )
-                .select_from(
-                    USERS.outerjoin(
-                        RATINGS, and_(RATINGS.c.user_pk == USERS.c.id, RATINGS.c.kind == kind)
-                    )
-                )
-                .where(USERS.c.id.in_(pks))
-            )
-        }
+    if any(s.user_pk is not None for s in seats):
+        found = conn.execute(_SEATED_RATINGS, {"b_kind": kind, "b_game": game_id})
+        rows = {row.id: row for row in found}
     at = now()
     skills: list[Skill | None] = []
     games: list[int] = []
@@ -164,7 +172,7 @@ def _before(
             skills.append(skill_at(row, at))
             games.append(int(row.games))
     hidden = viewer_pk is not None and (
-        viewer_pk in rows and settings.parse(rows[viewer_pk].settings).hide_rating_while_playing
+        viewer_pk in rows and _hides_rating(rows[viewer_pk].settings)
     )
     chances = [None] * len(seats) if hidden else _chances(kind, skills)
     out = []
@@ -205,4 +213,4 @@ def profile_ratings(conn: Connection, user_pk: int) -> dict[str, dict[str, Any]]
     ).all()
     at = now()
     by_kind = {row.kind: rating_of(row, at, row.kind) for row in rows}
-    return {kind: by_kind[kind] for kind in KINDS if kind in by_kind}
+    return {kind: by_kind[kind] for kind in kinds.names() if kind in by_kind}

@@ -80,7 +80,7 @@ def _table_and_size(game: str) -> tuple[int, int]:
 def slot(kind: str, game: str, at: datetime) -> tuple[str, dict[str, Any]]:
     """The key and the specification of scheduled tournament ``kind`` of ``game`` due at
     ``at``."""
-    title = games.get(game).game.title
+    title = games.get(game).title
     table, size = _table_and_size(game)
     if kind == "daily-cup":
         spec: dict[str, Any] = {

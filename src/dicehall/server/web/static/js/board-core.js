@@ -13,6 +13,8 @@
 // A game that has not started (status "waiting", no view yet) or was called off before it
 // started is drawn here, by the waiting board: no board module ever sees a null view.
 
+import { connect } from "/static/js/socket.js";
+
 const csrf = document.querySelector('meta[name="csrf-token"]')?.content ?? "";
 
 /** Create an element: h("button", {class: "die", onclick: f}, "3"). */
@@ -575,38 +577,15 @@ export async function start(root) {
   });
 
   showKeys();
-  connect(id, () => game, refresh);
+  // The push socket follows this game too (?watch: a spectator's board, signed in or not);
+  // a newer version of it is fetched.
+  connect({
+    query: { watch: id },
+    onMessage(message) {
+      if (message.type === "game" && String(message.game) === String(id)) {
+        if (!game || message.version > game.version) refresh();
+      }
+    },
+  });
   await refresh();
-}
-
-function connect(id, current, refresh, delay = 500) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  let socket;
-  try {
-    // ?watch: the socket follows this game too (a spectator's board, signed in or not).
-    socket = new WebSocket(`${scheme}://${location.host}/api/v1/ws?watch=${encodeURIComponent(id)}`);
-  } catch {
-    return;
-  }
-  socket.addEventListener("message", (event) => {
-    let message;
-    try {
-      message = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    document.dispatchEvent(new CustomEvent("dicehall:push", { detail: message }));
-    const game = current();
-    if (message.type === "game" && String(message.game) === String(id)) {
-      if (!game || message.version > game.version) refresh();
-    }
-  });
-  socket.addEventListener("open", () => {
-    delay = 500;
-    document.body.dataset.live = "on";
-  });
-  socket.addEventListener("close", () => {
-    document.body.dataset.live = "off";
-    setTimeout(() => connect(id, current, refresh, Math.min(delay * 2, 10000)), delay);
-  });
 }

@@ -1,9 +1,11 @@
 // A tournament page, live. The page opens its own push socket following the tournament
-// (/api/v1/ws?tournament=ID, signed in or not) and passes every message on as a
-// "dicehall:push" event, as push.js does on other pages, so the header's bell still hears
-// its user's pushes. When a push says the tournament changed (someone joined, a table
+// (socket.js with /api/v1/ws?tournament=ID, signed in or not), which passes every message on
+// as a "dicehall:push" event, as push.js does on other pages, so the header's bell still
+// hears its user's pushes. When a push says the tournament changed (someone joined, a table
 // finished, a round began), it fetches GET /api/v1/tournaments/ID and re-renders the
 // state, the players, Join / Withdraw, the standings and the rounds.
+
+import { connect } from "/static/js/socket.js";
 
 const body = document.getElementById("tournament-body");
 const note = document.getElementById("tournament-live");
@@ -195,41 +197,20 @@ async function refresh() {
   }
 }
 
-function connect(delay = 500) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  let socket;
-  let opened = false;
-  try {
-    socket = new WebSocket(`${scheme}://${location.host}/api/v1/ws?tournament=${encodeURIComponent(id)}`);
-  } catch {
-    return;
-  }
-  socket.addEventListener("open", () => {
+if (id) {
+  connect({
+    query: { tournament: id },
     // After a break, what changed meanwhile was missed: look once.
-    if (delay > 500) refresh();
-    opened = true;
-    delay = 500;
-    document.body.dataset.live = "on";
-  });
-  socket.addEventListener("message", (event) => {
-    let message;
-    try {
-      message = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    document.dispatchEvent(new CustomEvent("dicehall:push", { detail: message }));
-    if (message.type === "tournament" && String(message.id) === String(id) &&
-        Number(message.version ?? Infinity) > rendered) {
-      refresh();
-    }
-  });
-  socket.addEventListener("close", (event) => {
-    document.body.dataset.live = "off";
-    if (event.code === 4404) return; // the tournament is gone
-    const next = opened ? 1000 : Math.min(delay * 2, 10000);
-    setTimeout(() => connect(next), next);
+    onOpen({ again }) {
+      if (again) refresh();
+    },
+    onMessage(message) {
+      if (message.type === "tournament" && String(message.id) === String(id) &&
+          Number(message.version ?? Infinity) > rendered) {
+        refresh();
+      }
+    },
+    first: 1000,
+    stopOn: [4404], // the tournament is gone
   });
 }
-
-if (id) connect();
