@@ -12,8 +12,8 @@ from typing import Any
 
 from dicehall.engine.bots import RandomBot
 from dicehall.engine.dice import Seeded, resolve_request
-from dicehall.engine.driver import play_out
 from dicehall.engine.game import Chance, Finished
+from dicehall.engine.table import play_out
 from dicehall.games.bullseye import GAME, BullseyeOptions, odds, stopping, throws
 from dicehall.games.bullseye.bots import OptimalBot
 

@@ -17,7 +17,7 @@ import time
 from dicehall import games
 from dicehall.cli.sim import simulate
 from dicehall.engine.dice import Seeded
-from dicehall.engine.driver import play_out
+from dicehall.engine.table import play_out
 from dicehall.games.tenthousand.strategy import turn_tables
 
 

@@ -14,8 +14,8 @@ from bench import ratings_league as league_code
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.engine.dice import Seeded
-from dicehall.engine.driver import play_out
 from dicehall.engine.game import Result
+from dicehall.engine.table import play_out
 from dicehall.server.domain.games.records import GameRecord, SeatInfo
 from dicehall.server.domain.ratings import kinds, model, store
 from dicehall.server.domain.ratings.model import Skill

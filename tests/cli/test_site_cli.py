@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from dicehall.server.domain.pool import commitment_of
+from dicehall.server.domain.dice.pool import commitment_of
 from tests.conftest import CliRunner
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dicehall.server.domain.pool import commitment_of
+from dicehall.server.domain.dice.pool import commitment_of
 from tests.conftest import CliResult, CliRunner
 
 SETS = ["123456", "666111", "245135"]

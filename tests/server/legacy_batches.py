@@ -2,7 +2,7 @@
 revealed whole once spent and all its games ended), as every batch was before migration 0007.
 
 ``make_legacy`` turns the batches a new site has committed, none served yet, into exactly
-what the old code wrote: a salt and :func:`~dicehall.server.domain.pool.commitment_of`,
+what the old code wrote: a salt and :func:`~dicehall.server.domain.dice.pool.commitment_of`,
 scheme 1, no root, no per-set salt and no record in the public log (the old code kept no
 log). The log's other records (bag batches) are chained again without them, so the log a
 test serves still verifies. The tests of the old behaviour thus run on a fresh database."""
@@ -16,9 +16,9 @@ from typing import Any
 from sqlalchemy import Connection, delete, insert, select, update
 
 from dicehall.fairness.chain import GENESIS, canonical, record_hash
-from dicehall.server.domain.bags import BAG_BATCHES
-from dicehall.server.domain.fairlog import LOG
-from dicehall.server.domain.pool import BATCHES, SETS, commitment_of
+from dicehall.server.domain.dice.bags import BAG_BATCHES
+from dicehall.server.domain.dice.fairlog import LOG
+from dicehall.server.domain.dice.pool import BATCHES, SETS, commitment_of
 from dicehall.server.domain.services import Services
 
 

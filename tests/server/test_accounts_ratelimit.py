@@ -15,14 +15,14 @@ from time_machine import TimeMachineFixture
 from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
 from dicehall.server.core.config import Settings
-from dicehall.server.domain.ratelimit import (
+from dicehall.server.domain.services import Services, build_services
+from dicehall.server.infra.ratelimit import (
     MemoryLimiter,
     RedisLimiter,
     attempt_buckets,
     bucket,
     make_limiter,
 )
-from dicehall.server.domain.services import Services, build_services
 from tests.server.conftest import MakeUser, site_settings
 from tests.server.test_accounts import API, PASSWORD, error, sign_up
 

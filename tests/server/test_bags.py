@@ -17,9 +17,9 @@ from dicehall.fairness.chain import verify_chain
 from dicehall.fairness.leaves import shuffle_digests, shuffle_leaf
 from dicehall.fairness.merkle import merkle_root
 from dicehall.server.core.models import BagBatch, BagShuffle
-from dicehall.server.domain import fairlog
-from dicehall.server.domain.bags import FULL_BAG, ServedShuffle, shuffle_bag
-from dicehall.server.domain.fairness import chi_square_survival
+from dicehall.server.domain.dice import fairlog
+from dicehall.server.domain.dice.bags import FULL_BAG, ServedShuffle, shuffle_bag
+from dicehall.server.domain.dice.fairness import chi_square_survival
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import write
 

@@ -14,7 +14,7 @@ from sqlalchemy import delete, select
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.engine.events import decode_event, replay
-from dicehall.server.domain.gameservice import EVENTS, GAMES, SEATS
+from dicehall.server.domain.games.records import EVENTS, GAMES, SEATS
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
 

@@ -201,7 +201,7 @@ def test_the_sweeper_ends_a_game_nobody_reads(
 
     def status() -> str | None:
         with services.read_conn() as conn:
-            from dicehall.server.domain.gameservice import fetch_game
+            from dicehall.server.domain.games.records import fetch_game
 
             found = fetch_game(conn, game["id"]).status
             return found if found != "active" else None

@@ -18,8 +18,8 @@ from sqlalchemy import create_engine, select, text, update
 from dicehall.fairness.chain import GENESIS, verify_chain
 from dicehall.server.core.clock import now
 from dicehall.server.core.db import migrate
-from dicehall.server.domain import fairlog, fairness
-from dicehall.server.domain.pool import BATCHES, SETS, commitment_of, roll_set
+from dicehall.server.domain.dice import fairlog, fairness
+from dicehall.server.domain.dice.pool import BATCHES, SETS, commitment_of, roll_set
 from dicehall.server.domain.services import Services
 from tests.server.conftest import MakeUser
 from tests.server.proof_games import API, LONG, SHORT, create, finish, step

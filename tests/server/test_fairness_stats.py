@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2, chisquare
 
-from dicehall.server.domain.fairness import chi_square, chi_square_survival
+from dicehall.server.domain.dice.fairness import chi_square, chi_square_survival
 
 
 @settings(max_examples=60, deadline=None)

@@ -5,8 +5,12 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from dicehall.server.domain import gameservice
 from dicehall.server.domain.games import quotas
+from dicehall.server.domain.games.quotas import (
+    CREATES_PER_MINUTE,
+    OPEN_GAMES_PER_USER,
+    PENDING_INVITES_TO_ONE_USER,
+)
 from tests.server.conftest import MakeUser
 
 API = "/api/v1"
@@ -17,7 +21,7 @@ def test_open_games_per_user_are_capped_and_others_still_get_in(
 ) -> None:
     spammer, honest = make_user("spammer"), make_user("honest")
     body = {"game": "tenthousand", "seats": ["me", "open"]}
-    for _ in range(gameservice.OPEN_GAMES_PER_USER):
+    for _ in range(OPEN_GAMES_PER_USER):
         assert client.post(f"{API}/games", json=body, headers=spammer).status_code == 201
     refused = client.post(f"{API}/games", json=body, headers=spammer)
     assert refused.status_code == 429 and refused.json()["code"] == "too_many_open_games"
@@ -30,7 +34,7 @@ def test_open_games_per_user_are_capped_and_others_still_get_in(
 def test_nobody_can_bury_another_users_list(client: TestClient, make_user: MakeUser) -> None:
     mallory, carol = make_user("mallory"), make_user("carol")
     body = {"game": "tenthousand", "seats": ["me", "user:carol"]}
-    for _ in range(gameservice.PENDING_INVITES_TO_ONE_USER):
+    for _ in range(PENDING_INVITES_TO_ONE_USER):
         assert client.post(f"{API}/games", json=body, headers=mallory).status_code == 201
     refused = client.post(f"{API}/games", json=body, headers=mallory)
     assert refused.status_code == 429 and refused.json()["code"] == "too_many_invites"
@@ -42,9 +46,9 @@ def test_creates_per_minute_are_limited(client: TestClient, make_user: MakeUser)
     body = {"game": "boss", "seats": ["me", "bot:heuristic"]}
     codes = [
         client.post(f"{API}/games", json=body, headers=me).status_code
-        for _ in range(gameservice.CREATES_PER_MINUTE + 1)
+        for _ in range(CREATES_PER_MINUTE + 1)
     ]
-    assert codes[:-1] == [201] * gameservice.CREATES_PER_MINUTE
+    assert codes[:-1] == [201] * CREATES_PER_MINUTE
     assert codes[-1] == 429
 
 
@@ -138,9 +142,7 @@ def test_joining_is_capped_in_waiting_games(client: TestClient, make_user: MakeU
     codes = [
         client.post(f"{API}/games/{g}/join", json={}, headers=grabber).status_code for g in waiting
     ]
-    assert codes == [200] * gameservice.OPEN_GAMES_PER_USER + [429] * (
-        len(waiting) - gameservice.OPEN_GAMES_PER_USER
-    )
+    assert codes == [200] * OPEN_GAMES_PER_USER + [429] * (len(waiting) - OPEN_GAMES_PER_USER)
     refused = client.post(f"{API}/games/{waiting[-1]}/join", json={}, headers=grabber)
     assert refused.json()["code"] == "too_many_open_games"
 

@@ -243,7 +243,7 @@ def test_dice_pool_reveals_only_spent_batches_of_finished_games(
     assert report["finished"]["dice"] > report["revealed"]["dice"]
     secret = client.get(f"{API}/fairness/batches/{unrevealed[0]['id']}")
     assert secret.status_code == 404
-    from dicehall.server.domain.fairness import verify_batch
+    from dicehall.server.domain.dice.fairness import verify_batch
 
     batch = client.get(f"{API}/fairness/batches/{revealed[0]['id']}").json()
     assert verify_batch(batch)[0]

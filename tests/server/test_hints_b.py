@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from dicehall.engine.dice import Seeded
-from dicehall.engine.driver import Table
 from dicehall.engine.game import ToAct
+from dicehall.engine.table import Table
 from dicehall.games.boss import GAME as BOSS
 from dicehall.games.boss import BossOptions
 from dicehall.games.boss.odds import call_odds, rank_keeps

@@ -16,14 +16,14 @@ from sqlalchemy import select
 from dicehall.server.app import create_app
 from dicehall.server.core.models import User
 from dicehall.server.domain.people import here, relations, settings
-from dicehall.server.domain.people.presence import (
+from dicehall.server.domain.services import Services, build_services
+from dicehall.server.infra.presence import (
     IDLE,
     LOOKING,
     MemoryPresence,
     Windows,
     at_game,
 )
-from dicehall.server.domain.services import Services, build_services
 from tests.live import add_user
 from tests.server.conftest import MakeUser, site_settings
 from tests.waiting import wait_until

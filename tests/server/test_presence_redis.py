@@ -18,14 +18,14 @@ from websockets.sync.client import connect
 
 from dicehall.server.app import create_app
 from dicehall.server.core.sitename import derive_site_name, redis_prefix
-from dicehall.server.domain.people.presence import (
+from dicehall.server.domain.services import Services, build_services
+from dicehall.server.infra.presence import (
     IDLE,
     LOOKING,
     RedisPresence,
     Windows,
     at_game,
 )
-from dicehall.server.domain.services import Services, build_services
 from tests.live import LiveServer, add_user
 from tests.server.conftest import fresh_postgres_db, site_settings
 from tests.server.test_redis_isolation import REDIS_URL, need_redis

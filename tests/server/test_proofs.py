@@ -26,7 +26,7 @@ from dicehall.fairness.leaves import (
 from dicehall.fairness.merkle import root_from_path
 from dicehall.fairness.seating import shuffle_by_dice
 from dicehall.server.core.models import BagShuffle, DiceBatch, DiceSet, EventRow
-from dicehall.server.domain import fairlog
+from dicehall.server.domain.dice import fairlog
 from dicehall.server.domain.services import Services
 from tests.conftest import CliRunner
 from tests.server.conftest import MakeUser

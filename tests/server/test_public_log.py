@@ -29,7 +29,7 @@ from dicehall.games.boss.rules import PickUp as BossPickUp
 from dicehall.games.holdem import GAME
 from dicehall.games.holdem.model import Fold, HoldemOptions, HoldemState
 from dicehall.server.core.models import DiceSet, EventRow
-from dicehall.server.domain.publiclog import is_hidden, public_events
+from dicehall.server.domain.dice.publiclog import is_hidden, public_events
 from dicehall.server.domain.services import Services
 from tests.server.conftest import MakeUser
 from tests.server.test_five_games import API, play

@@ -8,7 +8,7 @@ import asyncio
 import threading
 from typing import Any
 
-from dicehall.server.domain.push import LocalBroker
+from dicehall.server.infra.push import LocalBroker
 
 
 def _run_loop_in_thread() -> tuple[asyncio.AbstractEventLoop, threading.Thread]:

@@ -17,9 +17,9 @@ from dicehall.server.app import create_app
 from dicehall.server.asgi import settings_from_env
 from dicehall.server.core.config import Settings
 from dicehall.server.core.sitename import derive_site_name, site_name
-from dicehall.server.domain.push import LocalBroker, RedisBroker, make_broker
-from dicehall.server.domain.ratelimit import RedisLimiter, make_limiter
 from dicehall.server.domain.services import Services, build_services
+from dicehall.server.infra.push import LocalBroker, RedisBroker, make_broker
+from dicehall.server.infra.ratelimit import RedisLimiter, make_limiter
 from tests.live import add_user
 from tests.server.conftest import site_settings
 from tests.server.pig_entry import register_pig

@@ -19,10 +19,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
-from dicehall.server.domain.push import LocalBroker, RedisBroker, TooManySockets
 from dicehall.server.domain.services import Services, build_services
 from dicehall.server.domain.tournaments import job
 from dicehall.server.domain.tournaments.rows import TOURNAMENTS
+from dicehall.server.infra.push import LocalBroker, RedisBroker, TooManySockets
 from tests.server.conftest import site_settings
 from tests.server.test_redis_isolation import REDIS_URL, need_redis
 from tests.web.test_pages_forms import _error_of, _signup

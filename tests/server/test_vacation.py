@@ -14,7 +14,7 @@ from time_machine import TimeMachineFixture
 
 from dicehall.server.core.clock import aware
 from dicehall.server.core.models import User
-from dicehall.server.domain.gameservice import fetch_game
+from dicehall.server.domain.games.records import fetch_game
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.vacation import (
     DAY,

@@ -330,7 +330,7 @@ def test_sockets_that_may_not_watch(client: TestClient, make_user: MakeUser) -> 
 def test_signed_out_spectators_are_capped_per_process() -> None:
     import asyncio
 
-    from dicehall.server.domain.push import LocalBroker, TooManySockets
+    from dicehall.server.infra.push import LocalBroker, TooManySockets
 
     async def scenario() -> str:
         broker = LocalBroker(anonymous_watchers=1)

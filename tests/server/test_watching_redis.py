@@ -16,9 +16,9 @@ import pytest
 import redis
 from websockets.sync.client import connect
 
-from dicehall.server.domain import push
-from dicehall.server.domain.push import RedisBroker
 from dicehall.server.domain.services import build_services
+from dicehall.server.infra import push
+from dicehall.server.infra.push import RedisBroker
 from tests.live import LiveServer, add_user
 from tests.server.conftest import site_settings
 from tests.server.test_redis_isolation import REDIS_URL, need_redis

@@ -14,8 +14,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from dicehall.server.app import create_app
 from dicehall.server.core.models import User
-from dicehall.server.domain.push import CLOSE_SIGNED_OUT, CLOSE_TOO_MANY, RedisBroker
 from dicehall.server.domain.services import Services, build_services
+from dicehall.server.infra.push import CLOSE_SIGNED_OUT, CLOSE_TOO_MANY, RedisBroker
 from tests.server.conftest import MakeUser, site_settings
 from tests.server.test_accounts import PASSWORD, browser, sign_up
 from tests.server.test_redis_isolation import REDIS_URL, need_redis

@@ -234,7 +234,7 @@ def test_password_change_errors(web: TestClient) -> None:
 def test_fairness_page_shows_the_log_head_and_old_revealed_batches(
     web: TestClient, services: Services
 ) -> None:
-    from dicehall.server.domain import fairlog
+    from dicehall.server.domain.dice import fairlog
     from tests.server.legacy_batches import make_legacy
 
     page = web.get("/fairness")

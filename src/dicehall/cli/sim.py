@@ -15,9 +15,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table as RichTable
 
 from dicehall.engine.dice import Seeded
-from dicehall.engine.driver import play_out
 from dicehall.engine.errors import InvalidInput
 from dicehall.engine.game import Result
+from dicehall.engine.table import play_out
 from dicehall.games import GameEntry
 from dicehall.games.entry import FastPlay, load
 

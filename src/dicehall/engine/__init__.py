@@ -1,9 +1,8 @@
-"""The game-agnostic kernel: the Game contract, chance, dice sources, codec, log, driver."""
+"""The game-agnostic kernel: the Game contract, chance, dice sources, codec, log, table."""
 
 from dicehall.engine.bots import Bot, BotFactory, RandomBot, SlowBot
 from dicehall.engine.chance import ChanceRequest, Draw, Outcome, Roll, check_outcome
 from dicehall.engine.dice import DiceSource, Scripted, Seeded, System, resolve_request
-from dicehall.engine.driver import Table, play_out
 from dicehall.engine.errors import (
     CodecError,
     DicehallError,
@@ -14,6 +13,7 @@ from dicehall.engine.errors import (
 )
 from dicehall.engine.events import Acted, Event, Record, Resolved, replay
 from dicehall.engine.game import Chance, Finished, Game, Result, ToAct, Turn
+from dicehall.engine.table import Table, play_out
 
 __all__ = [
     "Acted",

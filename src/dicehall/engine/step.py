@@ -1,6 +1,6 @@
 """The one step loop: resolve chance and let bots act until someone else must move.
 
-The terminal, the simulator, the research environments (through :class:`~.driver.Table`)
+The terminal, the simulator, the research environments (through :class:`~.table.Table`)
 and the site's move transaction all advance a game with :func:`advance`; each says where
 its dice come from and which seats its bots play, and may stop early (the site stops when a
 request's dice budget is spent, or at a bot that thinks too long for a request).

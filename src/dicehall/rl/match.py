@@ -19,9 +19,9 @@ from typing import Any, Literal
 
 from dicehall.engine.bots import Bot
 from dicehall.engine.dice import Seeded
-from dicehall.engine.driver import Table
 from dicehall.engine.errors import InvalidInput, InvalidOptions
 from dicehall.engine.game import Finished, Result, ToAct
+from dicehall.engine.table import Table
 from dicehall.games.entry import GameEntry
 
 RewardMode = Literal["win", "place", "score"]

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from dicehall.engine.chance import Roll
-from dicehall.engine.driver import Table
 from dicehall.engine.game import Chance, ToAct
+from dicehall.engine.table import Table
 from dicehall.games.bullseye import GAME, BullseyeAction, BullseyeState, Stop, ThrowOn
 
 BullseyeTable = Table[BullseyeState, BullseyeAction]

@@ -6,10 +6,10 @@ import pytest
 
 from dicehall.engine import codec
 from dicehall.engine.chance import Roll
-from dicehall.engine.driver import Table
 from dicehall.engine.errors import IllegalMove, InvalidOptions, InvalidOutcome
 from dicehall.engine.events import replay
 from dicehall.engine.game import Chance, Finished
+from dicehall.engine.table import Table
 from dicehall.games.bullseye import GAME, BullseyeOptions, Stop, ThrowOn
 from dicehall.games.bullseye.rules import throwing_order
 from dicehall.games.bullseye.scoring import band, lead_part, round_score, target_of

@@ -10,8 +10,8 @@ from itertools import combinations
 import pytest
 
 from dicehall.engine.dice import Seeded
-from dicehall.engine.driver import play_out
 from dicehall.engine.errors import InvalidInput
+from dicehall.engine.table import play_out
 from dicehall.games.bullseye import GAME, BullseyeOptions
 from dicehall.games.bullseye.bots import OptimalBot
 from dicehall.games.bullseye.odds import lead_part_distribution, target_distribution, target_mean

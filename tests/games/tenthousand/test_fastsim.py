@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from dicehall import games
 from dicehall.cli.sim import simulate
 from dicehall.engine.dice import Seeded
-from dicehall.engine.driver import play_out
+from dicehall.engine.table import play_out
 from dicehall.games.tenthousand import GAME, TenThousandOptions
 from dicehall.games.tenthousand.bots import HeuristicBot
 from dicehall.games.tenthousand.fastsim import fast_play, heuristic_picks, play_heuristic

@@ -153,7 +153,7 @@ def verify_dice(
     """Check a revealed dice batch against the commitment published before it was used."""
     require_extra("sqlalchemy", "site", "dicehall verify-dice")
     from dicehall.engine.errors import InvalidInput
-    from dicehall.server.domain.fairness import check_batch
+    from dicehall.server.domain.dice.fairness import check_batch
 
     try:
         data = json.loads(file.read_bytes())

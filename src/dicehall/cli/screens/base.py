@@ -11,10 +11,10 @@ from rich.console import Console
 from dicehall.cli.common import SeatSpec
 from dicehall.cli.hotseat import HotSeat
 from dicehall.engine.dice import DiceSource
-from dicehall.engine.driver import Table
 from dicehall.engine.errors import IllegalMove
 from dicehall.engine.events import Event
 from dicehall.engine.game import Finished, Result, ToAct
+from dicehall.engine.table import Table
 from dicehall.games import GameEntry
 
 

@@ -34,10 +34,10 @@ from dicehall.server.core.security import SESSION_COOKIE
 from dicehall.server.domain import accounts, reliability
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people.profile import profile_extras
-from dicehall.server.domain.push import session_credential, token_credential
 from dicehall.server.domain.ratings.views import profile_ratings
 from dicehall.server.domain.services import Services
 from dicehall.server.http.session_cookie import clear_session_cookie, set_session_cookie
+from dicehall.server.infra.push import session_credential, token_credential
 
 router = APIRouter(prefix="/api/v1", tags=["accounts"])
 

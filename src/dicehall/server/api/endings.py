@@ -17,8 +17,8 @@ from dicehall.server.api.schemas import Game, errors
 from dicehall.server.api.settling import Overdue, settle
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
-from dicehall.server.domain import gameservice
-from dicehall.server.domain.gameservice import GameRecord, SeatInfo
+from dicehall.server.domain.games import ending, reading, records
+from dicehall.server.domain.games.records import GameRecord, SeatInfo
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify, run_db, write
 from dicehall.server.workers.driver import BotDriver
@@ -44,13 +44,13 @@ async def _end(
     expected_version: int,
 ) -> dict[str, Any]:
     def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], dict[str, Any]]:
-        record = gameservice.fetch_game(conn, game_id, lock=True)
-        if gameservice.overdue(record, now()):
+        record = records.fetch_game(conn, game_id, lock=True)
+        if ending.overdue(record, now()):
             raise Overdue
         record, seats = change(conn, services.pool, user, record, expected_version)
         if record.status in ("finished", "aborted"):
             services.pool.reveal_ready(conn)
-        return record, seats, gameservice.rated_payload(conn, record, seats, user)
+        return record, seats, reading.rated_payload(conn, record, seats, user)
 
     try:
         record, seats, payload = await run_db(services, write, services, work)
@@ -73,7 +73,7 @@ async def resign(
     """Resign my seat. In a 2-seat game the other seat wins; in a game of 3+ seats the
     game's autopilot bot plays my seat to the end and I rank last of those still in. Asking
     again answers the game as it is."""
-    return await _end(services, driver, user, game_id, gameservice.resign, body.expected_version)
+    return await _end(services, driver, user, game_id, ending.resign, body.expected_version)
 
 
 @router.post(
@@ -87,7 +87,7 @@ async def abort(
 ) -> dict[str, Any]:
     """Call off a started game while some person at it has not moved yet: status
     ``aborted``, no result, no rating. Asking again answers the game as it is."""
-    return await _end(services, driver, user, game_id, gameservice.abort, body.expected_version)
+    return await _end(services, driver, user, game_id, ending.abort, body.expected_version)
 
 
 @router.post(
@@ -101,4 +101,4 @@ async def take_back(
 ) -> dict[str, Any]:
     """Take my seat back from the autopilot (it plays a seat that ran out of time in a game
     of 3+ seats) before the game ends: my next turns wait for me again."""
-    return await _end(services, driver, user, game_id, gameservice.take_back, body.expected_version)
+    return await _end(services, driver, user, game_id, ending.take_back, body.expected_version)

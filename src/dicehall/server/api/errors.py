@@ -12,8 +12,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicehall.engine.errors import CodecError, IllegalMove, InvalidInput, InvalidOptions
 from dicehall.server.core.writelock import Busy
+from dicehall.server.domain.dice.pool import PoolEmpty
 from dicehall.server.domain.errors import STATUS, Refused
-from dicehall.server.domain.pool import PoolEmpty
 
 logger = logging.getLogger("dicehall.server")
 

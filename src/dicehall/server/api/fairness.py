@@ -10,7 +10,7 @@ from dicehall.server.api.deps import DbDep
 from dicehall.server.api.errors import ApiError
 from dicehall.server.api.params import BatchId
 from dicehall.server.api.schemas import FairnessLog, FairnessReport, RevealedBatch, errors
-from dicehall.server.domain import fairlog, fairness
+from dicehall.server.domain.dice import fairlog, fairness
 
 router = APIRouter(prefix="/api/v1", tags=["fairness"])
 

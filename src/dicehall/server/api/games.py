@@ -27,9 +27,11 @@ from dicehall.server.api.schemas import (
 )
 from dicehall.server.api.settling import read_settled
 from dicehall.server.core.models import User
-from dicehall.server.domain import gameservice
+from dicehall.server.domain.games import reading, records, seating, story
+from dicehall.server.domain.games import rematch as rematching
 from dicehall.server.domain.games.moving import Move, make_move
-from dicehall.server.domain.gameservice import Answer, GameRecord, SeatInfo
+from dicehall.server.domain.games.records import GameRecord, SeatInfo
+from dicehall.server.domain.games.seating import Answer
 from dicehall.server.domain.reliability import limits_of
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify, read, run_db, write
@@ -131,7 +133,7 @@ async def create(
     """Create a game; with no open seats it starts at once (bots move, dice are rolled)."""
 
     def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], dict[str, Any]]:
-        record, seats = gameservice.create_game(
+        record, seats = seating.create_game(
             conn,
             services.pool,
             user,
@@ -144,7 +146,7 @@ async def create(
             rated=body.rated,
             limits=limits_of(services.settings),
         )
-        return record, seats, gameservice.rated_payload(conn, record, seats, user)
+        return record, seats, reading.rated_payload(conn, record, seats, user)
 
     record, seats, payload = await run_db(services, write, services, work)
     notify(services, record, seats)
@@ -156,7 +158,7 @@ async def create(
 )
 async def mine(user: CurrentUser, services: ServicesDep) -> list[dict[str, Any]]:
     """My games: those waiting on me first (the seed's "game status")."""
-    return await run_db(services, read, services, lambda conn: gameservice.my_games(conn, user))
+    return await run_db(services, read, services, lambda conn: reading.my_games(conn, user))
 
 
 @router.get(
@@ -167,9 +169,7 @@ async def mine(user: CurrentUser, services: ServicesDep) -> list[dict[str, Any]]
 )
 async def waiting_on_me(user: CurrentUser, services: ServicesDep) -> dict[str, int]:
     """How many of my games wait on me: my turn, and invitations to answer."""
-    return await run_db(
-        services, read, services, lambda conn: gameservice.waiting_on_me(conn, user)
-    )
+    return await run_db(services, read, services, lambda conn: reading.waiting_on_me(conn, user))
 
 
 @router.get(
@@ -181,7 +181,7 @@ async def waiting_on_me(user: CurrentUser, services: ServicesDep) -> dict[str, i
 async def waiting_room(
     services: ServicesDep,
     viewer: OptionalUser,
-    limit: Annotated[int, Query(ge=1, le=gameservice.OPEN_PAGE_MAX)] = gameservice.OPEN_PAGE,
+    limit: Annotated[int, Query(ge=1, le=reading.OPEN_PAGE_MAX)] = reading.OPEN_PAGE,
     before: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
 ) -> list[dict[str, Any]]:
     """Games with open seats that anyone may join, newest first; ``before=ID`` (the last id
@@ -192,7 +192,7 @@ async def waiting_room(
         services,
         read,
         services,
-        lambda conn: gameservice.open_games(conn, limit, before, viewer_pk),
+        lambda conn: reading.open_games(conn, limit, before, viewer_pk),
     )
 
 
@@ -228,7 +228,7 @@ async def join(
         driver,
         user,
         game_id,
-        lambda conn, record: gameservice.join_game(
+        lambda conn, record: seating.join_game(
             conn, services.pool, user, record, body.seat, limits_of(services.settings)
         ),
     )
@@ -242,10 +242,10 @@ async def _seat_change(
     change: Callable[[Connection, GameRecord], tuple[GameRecord, list[SeatInfo]]],
 ) -> dict[str, Any]:
     def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], dict[str, Any]]:
-        record, _ = change(conn, gameservice.fetch_game(conn, game_id, lock=True))
+        record, _ = change(conn, records.fetch_game(conn, game_id, lock=True))
         # Read the seats back: a change builds only the seats it touched.
-        seats = gameservice.seats_of(conn, game_id)
-        return record, seats, gameservice.rated_payload(conn, record, seats, user)
+        seats = records.seats_of(conn, game_id)
+        return record, seats, reading.rated_payload(conn, record, seats, user)
 
     record, seats, payload = await run_db(services, write, services, work)
     notify(services, record, seats)
@@ -300,7 +300,7 @@ async def _answer(
         driver,
         user,
         game_id,
-        lambda conn, record: gameservice.answer_game(conn, services.pool, user, record, answer),
+        lambda conn, record: seating.answer_game(conn, services.pool, user, record, answer),
     )
 
 
@@ -338,7 +338,7 @@ async def post_action(
 async def log(game_id: GameId, services: ServicesDep, user: OptionalUser) -> dict[str, Any]:
     """A finished game's full event log, every die revealed, for replay and audit."""
     return await run_db(
-        services, read, services, lambda conn: gameservice.event_log(conn, game_id, user)
+        services, read, services, lambda conn: reading.event_log(conn, game_id, user)
     )
 
 
@@ -361,7 +361,7 @@ async def events(
         services,
         read,
         services,
-        lambda conn: gameservice.event_story(conn, game_id, user, since),
+        lambda conn: story.event_story(conn, game_id, user, since),
     )
 
 
@@ -379,10 +379,10 @@ async def rematch(
     once, the other players are invited again); it starts at once when only bots join me."""
 
     def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], dict[str, Any]]:
-        record, seats = gameservice.rematch(
-            conn, services.pool, user, gameservice.fetch_game(conn, game_id)
+        record, seats = rematching.rematch(
+            conn, services.pool, user, records.fetch_game(conn, game_id)
         )
-        return record, seats, gameservice.rated_payload(conn, record, seats, user)
+        return record, seats, reading.rated_payload(conn, record, seats, user)
 
     record, seats, payload = await run_db(services, write, services, work)
     notify(services, record, seats)

@@ -12,9 +12,8 @@ from dicehall.server.api.errors import ApiError
 from dicehall.server.api.params import GameId
 from dicehall.server.api.schemas import Hint, errors
 from dicehall.server.core.models import User
-from dicehall.server.domain import gameservice
 from dicehall.server.domain.games.privacy import check_may_watch
-from dicehall.server.domain.gameservice import GameRecord
+from dicehall.server.domain.games.records import GameRecord, fetch_game, seats_of
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import run_db
 from dicehall.server.workers.hintwork import HintsBusy, HintService
@@ -36,8 +35,8 @@ HintsDep = Annotated[HintService, Depends(_hints)]
 def _asked(services: Services, game_id: int, user: User) -> tuple[GameRecord, str, int]:
     """The game, its stored state and the caller's seat, or why there is no hint to give."""
     with services.read_conn() as conn:
-        record = gameservice.fetch_game(conn, game_id)
-        seats = gameservice.seats_of(conn, game_id)
+        record = fetch_game(conn, game_id)
+        seats = seats_of(conn, game_id)
         check_may_watch(conn, record, seats, user.id)  # a stranger's private game: a 404
     mine = [s.seat for s in seats if s.user_pk == user.id]
     if not mine:

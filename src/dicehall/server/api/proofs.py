@@ -10,7 +10,7 @@ from dicehall.server.api.deps import OptionalUser, ServicesDep
 from dicehall.server.api.params import GameId
 from dicehall.server.api.proof_schemas import GameProof
 from dicehall.server.api.schemas import errors
-from dicehall.server.domain import proofs
+from dicehall.server.domain.dice import proofs
 from dicehall.server.domain.work import read, run_db
 
 router = APIRouter(prefix="/api/v1", tags=["games"])

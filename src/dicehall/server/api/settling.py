@@ -9,8 +9,9 @@ from sqlalchemy import Connection
 
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
-from dicehall.server.domain import gameservice
-from dicehall.server.domain.gameservice import GameRecord, SeatInfo
+from dicehall.server.domain.games.ending import apply_timeout
+from dicehall.server.domain.games.reading import read_game
+from dicehall.server.domain.games.records import GameRecord, SeatInfo, fetch_game
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify, read, run_db, write
 
@@ -24,13 +25,13 @@ async def read_settled(services: Services, game_id: int, user: User | None) -> d
     for the sweeper)."""
 
     payload: dict[str, Any] = await run_db(
-        services, read, services, lambda conn: gameservice.read_game(conn, game_id, user)
+        services, read, services, lambda conn: read_game(conn, game_id, user)
     )
     if not _out_of_time(payload):
         return payload
     await settle(services, game_id)
     fresh: dict[str, Any] = await run_db(
-        services, read, services, lambda conn: gameservice.read_game(conn, game_id, user)
+        services, read, services, lambda conn: read_game(conn, game_id, user)
     )
     return fresh
 
@@ -48,8 +49,8 @@ async def settle(services: Services, game_id: int) -> None:
     """Apply game ``game_id``'s timeout if its clock ran out, and push the change."""
 
     def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]] | None:
-        record = gameservice.fetch_game(conn, game_id, lock=True)
-        return gameservice.apply_timeout(conn, services.pool, record, now())
+        record = fetch_game(conn, game_id, lock=True)
+        return apply_timeout(conn, services.pool, record, now())
 
     changed = await run_db(services, write, services, work)
     if changed is not None:

@@ -37,8 +37,10 @@ from dicehall.server.core.security import digest
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.watching import watch_access
 from dicehall.server.domain.people import here
-from dicehall.server.domain.people.presence import at_game
-from dicehall.server.domain.push import (
+from dicehall.server.domain.services import Services
+from dicehall.server.domain.tournaments.live import followable
+from dicehall.server.infra.presence import at_game
+from dicehall.server.infra.push import (
     CLOSE_SIGNED_OUT,
     CLOSE_TOO_MANY,
     SOCKET_QUEUE,
@@ -49,8 +51,6 @@ from dicehall.server.domain.push import (
     token_credential,
     watching_message,
 )
-from dicehall.server.domain.services import Services
-from dicehall.server.domain.tournaments.live import followable
 
 #: Close code (sent instead of accepting) for a game the socket may not follow.
 CLOSE_NO_GAME = 4404

@@ -40,9 +40,9 @@ from dicehall.server.domain.account_checks import (
 from dicehall.server.domain.auth_cache import credentials_changed
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people import search
-from dicehall.server.domain.ratelimit import attempt_buckets, bucket
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.vacation import SIGN_UP_ALLOWANCE
+from dicehall.server.infra.ratelimit import attempt_buckets, bucket
 
 
 def _iso(moment: datetime) -> str:

@@ -1,9 +1,9 @@
 """Replaying stored games: does each game's event log rebuild exactly its stored snapshot?
 
 Reads only. Each game is decoded afresh from its stored text (no cache), started from its
-options and seat count as ``gameservice`` starts it, and every logged event applied through
-the game's checks; the result must equal the snapshot, and the game's status, seat to act
-and result must agree with the replayed state.
+options and seat count as :mod:`~dicehall.server.domain.games.seating` starts it, and every
+logged event applied through the game's checks; the result must equal the snapshot, and the
+game's status, seat to act and result must agree with the replayed state.
 """
 
 from __future__ import annotations

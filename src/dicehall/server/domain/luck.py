@@ -20,10 +20,10 @@ from sqlalchemy import Connection, select
 
 from dicehall.engine.events import Resolved, apply_event, decode_event
 from dicehall.server.core.clock import aware
+from dicehall.server.domain.dice.publiclog import hidden_outcomes_of
 from dicehall.server.domain.games.records import EVENTS, GAMES, SEATS, entry_of, load_options
 from dicehall.server.domain.history import find_player
 from dicehall.server.domain.luck_measures import measure_of, measured_games, z_score
-from dicehall.server.domain.publiclog import hidden_outcomes_of
 
 __all__ = ["GAMES_SHOWN", "NOTE", "game_luck", "luck_report", "measured_games"]
 

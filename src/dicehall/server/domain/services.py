@@ -17,11 +17,11 @@ from dicehall.server.core import txn
 from dicehall.server.core.config import Settings
 from dicehall.server.core.db import is_sqlite, make_engine, migrate, session_factory
 from dicehall.server.core.writelock import WriteLock
+from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.people import search
-from dicehall.server.domain.people.presence import MemoryPresence, Presence, make_presence
-from dicehall.server.domain.pool import DicePool
-from dicehall.server.domain.push import Broker, make_broker
-from dicehall.server.domain.ratelimit import RateLimiter, make_limiter
+from dicehall.server.infra.presence import MemoryPresence, Presence, make_presence
+from dicehall.server.infra.push import Broker, make_broker
+from dicehall.server.infra.ratelimit import RateLimiter, make_limiter
 
 
 @dataclass

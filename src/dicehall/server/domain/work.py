@@ -13,10 +13,10 @@ from typing import Any, TypeVar
 import anyio.to_thread
 from sqlalchemy import Connection
 
-from dicehall.server.domain import gameservice
+from dicehall.server.domain.dice.pool import PoolEmpty
+from dicehall.server.domain.games.reading import pushes
+from dicehall.server.domain.games.records import GameRecord, SeatInfo
 from dicehall.server.domain.games.watching import spectator_push
-from dicehall.server.domain.gameservice import GameRecord, SeatInfo
-from dicehall.server.domain.pool import PoolEmpty
 from dicehall.server.domain.services import Services
 
 T = TypeVar("T")
@@ -50,6 +50,6 @@ def read(services: Services, work: Callable[[Connection], T]) -> T:
 def notify(services: Services, record: GameRecord, seats: list[SeatInfo]) -> None:
     """Push a game's change to each of its seated users and to its spectators (after the
     commit)."""
-    for user_pk, message in gameservice.pushes(record, seats):
+    for user_pk, message in pushes(record, seats):
         services.broker.publish(user_pk, message)
     services.broker.publish_game(record.id, spectator_push(record))

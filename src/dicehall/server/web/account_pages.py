@@ -12,9 +12,9 @@ from starlette.concurrency import run_in_threadpool
 from dicehall.server.core.security import SESSION_COOKIE, digest
 from dicehall.server.domain import account_checks, accounts
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.push import session_credential
 from dicehall.server.domain.services import Services
 from dicehall.server.http.session_cookie import clear_session_cookie, set_session_cookie
+from dicehall.server.infra.push import session_credential
 from dicehall.server.web import forms, vacation_pages
 from dicehall.server.web.common import (
     EXPIRED,

@@ -17,9 +17,12 @@ from dicehall.engine import codec
 from dicehall.engine.errors import InvalidInput
 from dicehall.server.core.clock import now
 from dicehall.server.core.ids import in_id_range
-from dicehall.server.domain import gameservice
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games.ending import time_left
 from dicehall.server.domain.games.privacy import seated, watchable
+from dicehall.server.domain.games.reading import creator_of, my_games, open_games
+from dicehall.server.domain.games.records import GameRecord, SeatInfo, entry_of, fetch_game
+from dicehall.server.domain.games.seating import Answer, answer_game, join_game
 from dicehall.server.domain.reliability import limits_of
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify, run_db, write
@@ -100,7 +103,7 @@ def _time_left(row: dict[str, Any], at: datetime) -> str:
     if not deadline or row["status"] != "active":
         return ""
     seconds = (datetime.fromisoformat(deadline) - at).total_seconds()
-    return f"{gameservice.time_left(seconds)} left"
+    return f"{time_left(seconds)} left"
 
 
 def _outcome(row: dict[str, Any], me: str | None) -> str:
@@ -154,7 +157,7 @@ def _status_page(
     user = who.user
     assert user is not None
     with services_of(request).read_conn() as conn:
-        rows = _describe_games(gameservice.my_games(conn, user), user.user_id)
+        rows = _describe_games(my_games(conn, user), user.user_id)
         marks = game_marks(conn, [r["id"] for r in rows])
     for row in rows:
         row["tournament"] = marks.get(row["id"])
@@ -212,7 +215,7 @@ def _waiting_page(
 ) -> HTMLResponse:
     with services_of(request).read_conn() as conn:
         viewer_pk = who.user.id if who.user else None
-        rows = _describe_games(gameservice.open_games(conn, viewer_pk=viewer_pk), None)
+        rows = _describe_games(open_games(conn, viewer_pk=viewer_pk), None)
     me = who.user.user_id if who.user else None
     for row in rows:
         row["mine"] = me is not None and any(s["user"] == me for s in row["seats"])
@@ -248,7 +251,7 @@ async def join(request: Request, game_id: int) -> Response:
         who,
         form,
         game_id,
-        lambda conn, record: gameservice.join_game(
+        lambda conn, record: join_game(
             conn, services.pool, user, record, None, limits_of(services.settings)
         ),
         on_error=_waiting_page,
@@ -257,8 +260,8 @@ async def join(request: Request, game_id: int) -> Response:
 
 
 Change = Callable[
-    [Connection, gameservice.GameRecord],
-    tuple[gameservice.GameRecord, list[gameservice.SeatInfo]],
+    [Connection, GameRecord],
+    tuple[GameRecord, list[SeatInfo]],
 ]
 
 
@@ -278,8 +281,8 @@ async def _change_seats(
     if not member_token_ok(who, form):
         return on_error(request, who, {game_id: EXPIRED}, 422)
 
-    def work(conn: Connection) -> tuple[gameservice.GameRecord, list[gameservice.SeatInfo]]:
-        return change(conn, gameservice.fetch_game(conn, game_id, lock=True))
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo]]:
+        return change(conn, fetch_game(conn, game_id, lock=True))
 
     try:
         record, seats = await run_db(services, write, services, work)
@@ -290,7 +293,7 @@ async def _change_seats(
 
 
 #: The answers a status page button may give to a waiting game.
-_ANSWERS: tuple[gameservice.Answer, ...] = ("accept", "decline", "cancel")
+_ANSWERS: tuple[Answer, ...] = ("accept", "decline", "cancel")
 
 
 @router.post("/games/{game_id}/{answer}", response_class=HTMLResponse)
@@ -312,7 +315,7 @@ async def answer(request: Request, game_id: int, answer: str) -> Response:
         who,
         form,
         game_id,
-        lambda conn, record: gameservice.answer_game(conn, services.pool, user, record, chosen),
+        lambda conn, record: answer_game(conn, services.pool, user, record, chosen),
         on_error=_waiting_page if from_waiting else _status_page,
         # An accepted game is worth opening; a declined or withdrawn one is gone.
         then=f"/games/{game_id}"
@@ -336,8 +339,8 @@ def board(request: Request, game_id: int) -> HTMLResponse:
         except Refused:
             return not_found(request, who, f"There is no game {game_id}.")
         # Who may call the game off from its waiting board (the API's game has no creator).
-        creator = gameservice.creator_of(conn, game_id)
-    entry = gameservice.entry_of(record.kind)
+        creator = creator_of(conn, game_id)
+    entry = entry_of(record.kind)
     return page(
         request,
         "board.html",

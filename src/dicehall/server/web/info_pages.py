@@ -7,7 +7,7 @@ from fastapi.responses import HTMLResponse
 
 from dicehall import games
 from dicehall.engine.errors import InvalidInput
-from dicehall.server.domain import fairness
+from dicehall.server.domain.dice import fairness
 from dicehall.server.domain.people import here
 from dicehall.server.web.common import not_found, services_of, visitor
 from dicehall.server.web.markdown import rules_html

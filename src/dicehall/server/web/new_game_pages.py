@@ -8,8 +8,8 @@ from fastapi.responses import HTMLResponse, Response
 
 from dicehall import games
 from dicehall.engine.errors import InvalidInput, InvalidOptions
-from dicehall.server.domain import gameservice
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games.seating import create_game
 from dicehall.server.domain.reliability import limits_of
 from dicehall.server.domain.work import notify, run_db, write
 from dicehall.server.web import forms
@@ -125,7 +125,7 @@ async def new_game(request: Request, who: Member, game: str) -> Response:
                 services,
                 write,
                 services,
-                lambda conn: gameservice.create_game(
+                lambda conn: create_game(
                     conn,
                     services.pool,
                     user,

@@ -25,8 +25,10 @@ from typing import Any, TypeVar
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.server.core.clock import now
-from dicehall.server.domain import gameservice
-from dicehall.server.domain.pool import PoolEmpty
+from dicehall.server.domain.dice.pool import PoolEmpty
+from dicehall.server.domain.games import bot_turns, ending, play
+from dicehall.server.domain.games.bot_turns import BotTurn
+from dicehall.server.domain.games.records import GameRecord, SeatInfo
 from dicehall.server.domain.ratings import ladder_inactivity
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify
@@ -93,7 +95,7 @@ class BotDriver:
         self._loop = asyncio.get_running_loop()
         self.bots.bind(self._loop)
         self._wake = asyncio.Event()
-        gameservice.listen_bot_due(self.kick)
+        play.listen_bot_due(self.kick)
         self.services.pool.listen_low(self.top_up_soon)
         if self._warm_at_start:
             self.warm_all()
@@ -101,7 +103,7 @@ class BotDriver:
 
     async def stop(self) -> None:
         """Stop driving and end the bot processes at once (a table build may be running)."""
-        gameservice.unlisten_bot_due(self.kick)
+        play.unlisten_bot_due(self.kick)
         self.services.pool.unlisten_low(self.top_up_soon)
         self._stopping = True
         if self._wake is not None:
@@ -246,7 +248,7 @@ class BotDriver:
         room = PARALLEL_GAMES - len(self._driving)
         if room <= 0:
             return
-        due = await self._read(lambda conn: gameservice.due_games(conn, now(), room * 2))
+        due = await self._read(lambda conn: bot_turns.due_games(conn, now(), room * 2))
         for game_id in due:
             if len(self._driving) >= PARALLEL_GAMES:
                 return
@@ -260,13 +262,13 @@ class BotDriver:
         # Clocks that ran out and reminders due: a cheap read first, the write only when
         # there is work (every process sweeps; each game is applied once, under its lock).
         moment = now()
-        if not await self._read(lambda conn: gameservice.work_due(conn, moment)):
+        if not await self._read(lambda conn: ending.work_due(conn, moment)):
             return
         pool = self.services.pool
 
-        def sweep(conn: Any) -> list[tuple[gameservice.GameRecord, list[gameservice.SeatInfo]]]:
-            gameservice.remind(conn, moment)
-            return gameservice.sweep(conn, pool, moment)
+        def sweep(conn: Any) -> list[tuple[GameRecord, list[SeatInfo]]]:
+            ending.remind(conn, moment)
+            return ending.sweep(conn, pool, moment)
 
         changed = await self._write(sweep)
         for record, seats in changed:
@@ -290,7 +292,7 @@ class BotDriver:
     async def _claim(self, game_id: int) -> bool:
         def claim(conn: Any) -> bool:
             moment = now()
-            return gameservice.claim_game(
+            return bot_turns.claim_game(
                 conn, game_id, moment, moment + timedelta(seconds=LEASE_SECONDS)
             )
 
@@ -306,7 +308,7 @@ class BotDriver:
                     return
                 result = await self._slice(game_id)
                 if result is None:
-                    await self._write(functools.partial(gameservice.release_game, game_id=game_id))
+                    await self._write(functools.partial(bot_turns.release_game, game_id=game_id))
                     return
                 record, seats = result
                 notify(self.services, record, seats)
@@ -320,19 +322,17 @@ class BotDriver:
             with contextlib.suppress(Exception):
                 await self._write(
                     functools.partial(
-                        gameservice.hold_game,
+                        bot_turns.hold_game,
                         game_id=game_id,
                         until=now() + timedelta(seconds=RETRY_SECONDS),
                     )
                 )
 
-    async def _slice(
-        self, game_id: int
-    ) -> tuple[gameservice.GameRecord, list[gameservice.SeatInfo]] | None:
-        turn = await self._read(functools.partial(gameservice.slow_bot_turn, game_id=game_id))
+    async def _slice(self, game_id: int) -> tuple[GameRecord, list[SeatInfo]] | None:
+        turn = await self._read(functools.partial(bot_turns.slow_bot_turn, game_id=game_id))
         decided = None if turn is None else (turn.seat, await self._decide(turn))
         work = functools.partial(
-            gameservice.drive,
+            bot_turns.drive,
             pool=self.services.pool,
             game_id=game_id,
             version=None if turn is None else turn.version,
@@ -347,7 +347,7 @@ class BotDriver:
                 await self._top_up()
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def _decide(self, turn: gameservice.BotTurn) -> Any:
+    async def _decide(self, turn: BotTurn) -> Any:
         game = games.get(turn.kind)
         key = (turn.kind, turn.bot, options_key(json.loads(turn.options)))
         building = self._warm_builds.get(key)

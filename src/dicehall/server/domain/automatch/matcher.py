@@ -32,6 +32,7 @@ from dicehall.server.core.models import User
 from dicehall.server.domain.automatch import grouping, locks, open_seats
 from dicehall.server.domain.automatch.grouping import Pairs, Table, Wanted
 from dicehall.server.domain.automatch.records import TICKETS, mark_all_matched
+from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.matched import Player, label_of, start_matched_game
 from dicehall.server.domain.games.pace import Pace
@@ -40,7 +41,6 @@ from dicehall.server.domain.games.records import SEATS, GameRecord, SeatInfo, en
 from dicehall.server.domain.games.seat_draw import claim, draw_seats
 from dicehall.server.domain.jobs import Job
 from dicehall.server.domain.people import relations
-from dicehall.server.domain.pool import DicePool
 from dicehall.server.domain.ratings import kinds, model
 from dicehall.server.domain.ratings.model import Skill
 from dicehall.server.domain.ratings.store import RATINGS

@@ -19,6 +19,7 @@ from sqlalchemy import Connection, select
 
 from dicehall.server.core.models import User
 from dicehall.server.domain.automatch.records import mark_matched
+from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games import quotas, seating
 from dicehall.server.domain.games.records import (
@@ -30,7 +31,6 @@ from dicehall.server.domain.games.records import (
     seats_of,
 )
 from dicehall.server.domain.people import relations
-from dicehall.server.domain.pool import DicePool
 
 #: The most open games one filing or one matcher pass looks at.
 MOST_GAMES = 50

@@ -24,12 +24,12 @@ from dicehall.server.core.models import User
 from dicehall.server.core.txn import after_commit
 from dicehall.server.domain.automatch import estimate, locks, open_seats
 from dicehall.server.domain.automatch.records import TICKETS
+from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games import quotas
 from dicehall.server.domain.games.pace import BadPace, Pace, parse_pace
 from dicehall.server.domain.games.records import GameRecord, SeatInfo, entry_of
 from dicehall.server.domain.jobs import announce
-from dicehall.server.domain.pool import DicePool
 from dicehall.server.domain.ratings import kinds
 
 #: Waiting tickets one player may hold (one per game).

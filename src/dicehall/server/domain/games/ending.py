@@ -21,6 +21,7 @@ from sqlalchemy import Connection, Table, insert, select, update
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import SeatTimeout, User
 from dicehall.server.domain import notifications, vacation
+from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.pace import Clock
 from dicehall.server.domain.games.play import advance, store, withhold_unshown_dice, write_game
@@ -35,7 +36,6 @@ from dicehall.server.domain.games.records import (
     load_state,
     seats_of,
 )
-from dicehall.server.domain.pool import DicePool
 
 SEAT_TIMEOUTS = cast(Table, SeatTimeout.__table__)
 #: The most hours of vacation one timeout may spend catching up (a sweeper that was down).

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection
 
+from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.pace import Pace
 from dicehall.server.domain.games.records import (
@@ -26,7 +27,6 @@ from dicehall.server.domain.games.records import (
 )
 from dicehall.server.domain.games.seating import insert_game, start_game
 from dicehall.server.domain.people import relations
-from dicehall.server.domain.pool import DicePool
 from dicehall.server.domain.ratings import kinds
 
 

@@ -20,7 +20,9 @@ from dicehall.server.core.clock import now
 from dicehall.server.core.models import TurnTime, User
 from dicehall.server.core.txn import after_commit
 from dicehall.server.domain import notifications, vacation
-from dicehall.server.domain.bags import FULL_BAG, draw_from
+from dicehall.server.domain.dice.bags import FULL_BAG, draw_from
+from dicehall.server.domain.dice.pool import SET_SIZE, SETS, DicePool
+from dicehall.server.domain.dice.publiclog import hidden_outcomes_of, is_hidden, public_events
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.pace import Clock, Pace
 from dicehall.server.domain.games.records import (
@@ -42,8 +44,6 @@ from dicehall.server.domain.games.records import (
     quick_bot,
     seats_of,
 )
-from dicehall.server.domain.pool import SET_SIZE, SETS, DicePool
-from dicehall.server.domain.publiclog import hidden_outcomes_of, is_hidden, public_events
 from dicehall.server.domain.ratings.ladder_results import settle_game
 from dicehall.server.domain.ratings.store import rate_game
 from dicehall.server.domain.tournaments.results import ENDED

@@ -15,6 +15,7 @@ from dicehall.engine import codec
 from dicehall.engine.events import decode_event
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
+from dicehall.server.domain.dice.publiclog import public_events
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.ending import ranking
 from dicehall.server.domain.games.pace import Clock, Pace
@@ -35,7 +36,6 @@ from dicehall.server.domain.games.records import (
 )
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.people.chat import unread_counts
-from dicehall.server.domain.publiclog import public_events
 from dicehall.server.domain.ratings.views import game_ratings
 
 # -- reading -----------------------------------------------------------------------------------
@@ -316,7 +316,7 @@ def open_games(
 
 def event_log(conn: Connection, game_id: int, user: User | None) -> dict[str, Any]:
     """A finished game's record for replay and audit: every die the table saw; dice never
-    shown (folded Hold'em pockets) stay hidden, see :mod:`dicehall.server.domain.publiclog`.
+    shown (folded Hold'em pockets) stay hidden, see :mod:`dicehall.server.domain.dice.publiclog`.
     A private game's only for those who may watch it (404 to anyone else)."""
     record, _seats = watchable(conn, game_id, None if user is None else user.id)
     if record.status != "finished":

@@ -8,11 +8,11 @@ from dataclasses import fields
 from sqlalchemy import Connection
 
 from dicehall.server.core.models import User
+from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.pace import Pace
 from dicehall.server.domain.games.records import GameRecord, SeatInfo, load_options, seats_of
 from dicehall.server.domain.games.seating import create_game
-from dicehall.server.domain.pool import DicePool
 
 
 def rematch_specs(seats: list[SeatInfo], me: User) -> list[str]:

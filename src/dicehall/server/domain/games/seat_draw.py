@@ -15,8 +15,8 @@ from typing import Generic, TypeVar
 from sqlalchemy import Connection, update
 
 from dicehall.fairness.seating import NotEnoughDice, shuffle_by_dice
+from dicehall.server.domain.dice.pool import SETS, DicePool
 from dicehall.server.domain.games.records import GAMES
-from dicehall.server.domain.pool import SETS, DicePool
 
 T = TypeVar("T")
 

@@ -13,6 +13,7 @@ from sqlalchemy import Connection, insert, select, update
 from dicehall.engine import codec
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
+from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.pace import BadPace, Pace, parse_pace
 from dicehall.server.domain.games.play import advance, store
@@ -30,7 +31,6 @@ from dicehall.server.domain.games.records import (
     seats_of,
 )
 from dicehall.server.domain.people import relations
-from dicehall.server.domain.pool import DicePool
 from dicehall.server.domain.ratings import kinds
 
 # -- creating and joining ----------------------------------------------------------------------

@@ -51,9 +51,9 @@ from dicehall.server.domain.games.records import (
     seat_of,
 )
 from dicehall.server.domain.people import settings
-from dicehall.server.domain.people.presence import IDLE, LOOKING, Activity, Seen, at_game
 from dicehall.server.domain.people.relations import others_across_an_ignore
 from dicehall.server.domain.services import Services
+from dicehall.server.infra.presence import IDLE, LOOKING, Activity, Seen, at_game
 
 log = logging.getLogger(__name__)
 

@@ -23,6 +23,7 @@ from sqlalchemy import Connection, Table, delete, func, insert, select, update
 from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import Invite, User
 from dicehall.server.domain import notifications
+from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.quotas import GameLimits
 from dicehall.server.domain.games.records import (
@@ -36,7 +37,6 @@ from dicehall.server.domain.games.records import (
 )
 from dicehall.server.domain.games.seating import join_game
 from dicehall.server.domain.people import relations
-from dicehall.server.domain.pool import DicePool
 
 INVITES = cast(Table, Invite.__table__)
 

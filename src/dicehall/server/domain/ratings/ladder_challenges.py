@@ -19,12 +19,12 @@ from dicehall.server.core.models import User
 from dicehall.server.core.txn import publish_after_commit
 from dicehall.server.domain import notifications
 from dicehall.server.domain.account_checks import USER_ID_MAX, user_key
+from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games import quotas, seating
 from dicehall.server.domain.games.records import SEATS, USERS, GameRecord, SeatInfo
 from dicehall.server.domain.games.seat_draw import claim, draw_seats
 from dicehall.server.domain.people import relations
-from dicehall.server.domain.pool import DicePool
 from dicehall.server.domain.ratings import kinds, ladder_moves, ladders
 from dicehall.server.domain.ratings.ladder_inactivity import not_on_ladder
 from dicehall.server.domain.ratings.ladder_moves import CHALLENGES, POSITIONS

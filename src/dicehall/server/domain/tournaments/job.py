@@ -18,9 +18,9 @@ from functools import partial
 from sqlalchemy import Connection, and_, exists, func, or_, select
 
 from dicehall.server.core.clock import aware
+from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.games import ending
 from dicehall.server.domain.games.records import GameRecord, fetch_game, seats_of
-from dicehall.server.domain.pool import DicePool
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.tournaments import rounds
 from dicehall.server.domain.tournaments.results import ENDED, round_done, settle_game

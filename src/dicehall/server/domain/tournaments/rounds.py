@@ -21,13 +21,13 @@ from typing import Any
 from sqlalchemy import Connection, insert, select, update
 
 from dicehall.server.domain import notifications
+from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.matched import Player, start_matched_game
 from dicehall.server.domain.games.pace import Pace
 from dicehall.server.domain.games.records import USERS, GameRecord, SeatInfo
 from dicehall.server.domain.games.seat_draw import claim, draw_seats
 from dicehall.server.domain.people import relations
-from dicehall.server.domain.pool import DicePool
 from dicehall.server.domain.ratings import kinds, model
 from dicehall.server.domain.ratings.store import RATINGS
 from dicehall.server.domain.tournaments import cup, knockout, live, paces, scoring, swiss

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, or_, select, update
 
 from dicehall.engine.events import Acted
+from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.games.play import advance, store
 from dicehall.server.domain.games.records import (
     GAMES,
@@ -20,7 +21,6 @@ from dicehall.server.domain.games.records import (
     load_state,
     seats_of,
 )
-from dicehall.server.domain.pool import DicePool
 
 # -- the bot driver's side -----------------------------------------------------------------------
 

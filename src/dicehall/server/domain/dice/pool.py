@@ -2,7 +2,7 @@
 
 Each batch is made with ``secrets`` and committed, in its own transaction before its first
 set can be served, by the Merkle root over its sets' salted leaves, appended to the public
-log (:mod:`~dicehall.server.domain.fairlog`). Sets are served through a single cursor row
+log (:mod:`~dicehall.server.domain.dice.fairlog`). Sets are served through a single cursor row
 that every serving transaction locks, so under any concurrency each set goes to exactly one
 roll request, in order, and is never reused. A finished game's proof reveals its own leaves.
 
@@ -27,8 +27,8 @@ from dicehall.fairness.merkle import merkle_root
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import DiceBatch, DiceCursor, DiceSet, GameRow
 from dicehall.server.core.txn import after_commit
-from dicehall.server.domain import fairlog
-from dicehall.server.domain.bags import BagPool, BagsEmpty, ServedShuffle
+from dicehall.server.domain.dice import fairlog
+from dicehall.server.domain.dice.bags import BagPool, BagsEmpty, ServedShuffle
 
 #: A game in these states may still roll: a spent batch is revealed once none of its games is.
 LIVE_STATUSES = ("waiting", "active")

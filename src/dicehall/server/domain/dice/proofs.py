@@ -5,7 +5,7 @@ public log exactly as ``/games/{id}/log`` gives it, and for each chance event in
 committed source it was answered from: a roll's dice sets (``sets_needed`` consecutive sets
 from the one the event names), or a draw's bag shuffle with the offset and count it took (a
 hand's draws are its shuffle's prefix, in order). Then each of those sets and shuffles with
-its leaf salt and Merkle audit path (:mod:`~dicehall.server.domain.proof_trees`), each batch
+its leaf salt and Merkle audit path (:mod:`~dicehall.server.domain.dice.proof_trees`), each batch
 with its root and its record's place in the public log, and the log's records from the
 first one used up to the head, so the chain can be checked from there.
 
@@ -26,14 +26,14 @@ from sqlalchemy import Connection, select
 
 from dicehall.engine.chance import Roll
 from dicehall.server.core.models import User
-from dicehall.server.domain import fairlog
+from dicehall.server.domain.dice import fairlog
+from dicehall.server.domain.dice.proof_trees import bag_shuffles, dice_sets
+from dicehall.server.domain.dice.publiclog import is_hidden
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.play import sets_needed
 from dicehall.server.domain.games.privacy import watchable
 from dicehall.server.domain.games.reading import event_log
 from dicehall.server.domain.games.records import EVENTS, GAMES, SeatInfo
-from dicehall.server.domain.proof_trees import bag_shuffles, dice_sets
-from dicehall.server.domain.publiclog import is_hidden
 
 FORMAT = "dicehall-proof/1"
 #: Why a draw has no source: Hold'em bags were drawn at the moment of the draw until then.

@@ -14,8 +14,8 @@ from sqlalchemy.orm import Session
 from dicehall.engine.errors import InvalidInput
 from dicehall.server.core.clock import aware
 from dicehall.server.core.models import DiceBatch, DiceSet, GameRow
-from dicehall.server.domain import fairlog
-from dicehall.server.domain.pool import SET_SIZE, commitment_of
+from dicehall.server.domain.dice import fairlog
+from dicehall.server.domain.dice.pool import SET_SIZE, commitment_of
 
 
 def face_counts(sets: Sequence[str]) -> list[int]:

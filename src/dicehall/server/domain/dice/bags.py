@@ -24,7 +24,7 @@ from dicehall.fairness.merkle import merkle_root
 from dicehall.games.holdem.dice import bag_after
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import BagBatch, BagCursor, BagShuffle
-from dicehall.server.domain import fairlog
+from dicehall.server.domain.dice import fairlog
 
 #: The full bag, in its canonical order (a draw from it starts a hand's shuffle).
 FULL_BAG: tuple[str, ...] = bag_after(())

@@ -1,4 +1,4 @@
-"""Drivers: a table that holds a running game and its log, and a loop that plays one out."""
+"""The table: a running game and its log, and a loop that plays one out."""
 
 from __future__ import annotations
 

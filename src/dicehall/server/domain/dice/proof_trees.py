@@ -20,8 +20,8 @@ from sqlalchemy import Connection, select
 
 from dicehall.fairness.leaves import dice_leaf, position_salt, shuffle_digests, shuffle_leaf
 from dicehall.fairness.merkle import audit_paths
-from dicehall.server.domain.bags import BAG_BATCHES, SHUFFLES
-from dicehall.server.domain.pool import BATCHES, SETS
+from dicehall.server.domain.dice.bags import BAG_BATCHES, SHUFFLES
+from dicehall.server.domain.dice.pool import BATCHES, SETS
 
 
 @dataclass
