@@ -36,7 +36,7 @@ import dataclasses
 import types
 from collections.abc import Callable, Sequence
 from itertools import chain
-from operator import itemgetter
+from operator import itemgetter, length_hint
 from typing import Any
 
 from dicehall.engine.codec_encode import tag_of
@@ -57,6 +57,7 @@ def class_decoder(cls: type, nodes: Sequence[Node]) -> Decoder:
         "chain": chain,
         "LISTS": frozenset({list}),
         "NEW": object.__new__,
+        "length_hint": length_hint,
     }
     fetched = ["tag", *(f"v{i}" for i in range(len(names)))]
     values = fetched[1:]  # what the fields are built from, once checked
@@ -87,6 +88,18 @@ def class_decoder(cls: type, nodes: Sequence[Node]) -> Decoder:
                 lists.setdefault(node.items, []).append(f"chain.from_iterable({v})")
                 values[i] = f"tuple(map(tuple, {v}))"
             checks.append(check)
+        elif node.each is not None:
+            checks.append(f"type({v}) is list")
+            space[f"D{i}"] = node.each
+            calls += [
+                f"rest = iter({v})",
+                "try:",
+                f"    {v} = tuple(map(D{i}, rest))",
+                "except Fail as fail:",
+                f'    fail.at(f"[{{len({v}) - length_hint(rest) - 1}}]")',
+                f"    fail.at({'.' + name!r})",
+                "    raise",
+            ]
         else:
             space[f"D{i}"] = node.decode if node.some is None else node.some
             call = f"D{i}({v})" if node.some is None else f"None if {v} is None else D{i}({v})"

@@ -50,5 +50,8 @@ class Node:
     items: frozenset[type] = NOTHING
     depth: int = 0
     size: int | None = None
+    #: For ``tuple[X, ...]`` of other items: X's decoder (the tuple is it mapped over the
+    #: list's items).
+    each: Decoder | None = None
     #: When set, ``decode(None)`` is None and any other value decodes with ``some``.
     some: Decoder | None = None

@@ -10,6 +10,7 @@ compares every answer of every game with what the model would write).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -34,7 +35,7 @@ def _keys_of(model: type[BaseModel]) -> frozenset[str]:
     return frozenset(model.model_fields)
 
 
-def json_answer(payload: dict[str, Any], model: type[BaseModel]) -> JsonAnswer:
+def json_answer(payload: Mapping[str, Any], model: type[BaseModel]) -> JsonAnswer:
     """``payload`` as a JSON response, encoded once; its keys must be exactly ``model``'s."""
     keys = _keys_of(model)
     if payload.keys() != keys:

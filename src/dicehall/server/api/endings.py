@@ -4,7 +4,6 @@ autopilot (see :mod:`dicehall.server.domain.games.ending`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
@@ -18,6 +17,7 @@ from dicehall.server.api.settling import Overdue, settle
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain.games import ending, reading, records
+from dicehall.server.domain.games.payloads import GamePayload
 from dicehall.server.domain.games.records import GameRecord, SeatInfo
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify, run_db, write
@@ -42,8 +42,8 @@ async def _end(
     game_id: int,
     change: Ending,
     expected_version: int,
-) -> dict[str, Any]:
-    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], dict[str, Any]]:
+) -> GamePayload:
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], GamePayload]:
         record = records.fetch_game(conn, game_id, lock=True)
         if ending.overdue(record, now()):
             raise Overdue
@@ -52,11 +52,13 @@ async def _end(
             services.pool.reveal_ready(conn)
         return record, seats, reading.rated_payload(conn, record, seats, user)
 
+    done: tuple[GameRecord, list[SeatInfo], GamePayload]
     try:
-        record, seats, payload = await run_db(services, write, services, work)
+        done = await run_db(services, write, services, work)
     except Overdue:
         await settle(services, game_id)
-        record, seats, payload = await run_db(services, write, services, work)
+        done = await run_db(services, write, services, work)
+    record, seats, payload = done
     notify(services, record, seats)
     return driver.describe(payload)
 
@@ -69,7 +71,7 @@ async def _end(
 )
 async def resign(
     game_id: GameId, body: AtVersion, user: CurrentUser, services: ServicesDep, driver: DriverDep
-) -> dict[str, Any]:
+) -> GamePayload:
     """Resign my seat. In a 2-seat game the other seat wins; in a game of 3+ seats the
     game's autopilot bot plays my seat to the end and I rank last of those still in. Asking
     again answers the game as it is."""
@@ -84,7 +86,7 @@ async def resign(
 )
 async def abort(
     game_id: GameId, body: AtVersion, user: CurrentUser, services: ServicesDep, driver: DriverDep
-) -> dict[str, Any]:
+) -> GamePayload:
     """Call off a started game while some person at it has not moved yet: status
     ``aborted``, no result, no rating. Asking again answers the game as it is."""
     return await _end(services, driver, user, game_id, ending.abort, body.expected_version)
@@ -98,7 +100,7 @@ async def abort(
 )
 async def take_back(
     game_id: GameId, body: AtVersion, user: CurrentUser, services: ServicesDep, driver: DriverDep
-) -> dict[str, Any]:
+) -> GamePayload:
     """Take my seat back from the autopilot (it plays a seat that ran out of time in a game
     of 3+ seats) before the game ends: my next turns wait for me again."""
     return await _end(services, driver, user, game_id, ending.take_back, body.expected_version)

@@ -30,6 +30,7 @@ from dicehall.server.core.models import User
 from dicehall.server.domain.games import reading, records, seating, story
 from dicehall.server.domain.games import rematch as rematching
 from dicehall.server.domain.games.moving import Move, make_move
+from dicehall.server.domain.games.payloads import GamePayload
 from dicehall.server.domain.games.records import GameRecord, SeatInfo
 from dicehall.server.domain.games.seating import Answer
 from dicehall.server.domain.reliability import limits_of
@@ -129,10 +130,10 @@ async def list_kinds() -> list[dict[str, Any]]:
 )
 async def create(
     body: CreateGame, user: CurrentUser, services: ServicesDep, driver: DriverDep
-) -> dict[str, Any]:
+) -> GamePayload:
     """Create a game; with no open seats it starts at once (bots move, dice are rolled)."""
 
-    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], dict[str, Any]]:
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], GamePayload]:
         record, seats = seating.create_game(
             conn,
             services.pool,
@@ -148,7 +149,9 @@ async def create(
         )
         return record, seats, reading.rated_payload(conn, record, seats, user)
 
-    record, seats, payload = await run_db(services, write, services, work)
+    done: tuple[GameRecord, list[SeatInfo], GamePayload]
+    done = await run_db(services, write, services, work)
+    record, seats, payload = done
     notify(services, record, seats)
     return driver.describe(payload)
 
@@ -221,7 +224,7 @@ async def get_game(
 )
 async def join(
     game_id: GameId, body: JoinGame, user: CurrentUser, services: ServicesDep, driver: DriverDep
-) -> dict[str, Any]:
+) -> GamePayload:
     """Take an open seat; the last seat taken starts the game."""
     return await _seat_change(
         services,
@@ -240,14 +243,16 @@ async def _seat_change(
     user: User,
     game_id: int,
     change: Callable[[Connection, GameRecord], tuple[GameRecord, list[SeatInfo]]],
-) -> dict[str, Any]:
-    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], dict[str, Any]]:
+) -> GamePayload:
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], GamePayload]:
         record, _ = change(conn, records.fetch_game(conn, game_id, lock=True))
         # Read the seats back: a change builds only the seats it touched.
         seats = records.seats_of(conn, game_id)
         return record, seats, reading.rated_payload(conn, record, seats, user)
 
-    record, seats, payload = await run_db(services, write, services, work)
+    done: tuple[GameRecord, list[SeatInfo], GamePayload]
+    done = await run_db(services, write, services, work)
+    record, seats, payload = done
     notify(services, record, seats)
     return driver.describe(payload)
 
@@ -260,7 +265,7 @@ async def _seat_change(
 )
 async def accept(
     game_id: GameId, user: CurrentUser, services: ServicesDep, driver: DriverDep
-) -> dict[str, Any]:
+) -> GamePayload:
     """Accept an invitation to play (a seat the creator named me for); the game starts once
     every seat is taken and every invitation accepted."""
     return await _answer(services, driver, user, game_id, "accept")
@@ -274,7 +279,7 @@ async def accept(
 )
 async def decline(
     game_id: GameId, user: CurrentUser, services: ServicesDep, driver: DriverDep
-) -> dict[str, Any]:
+) -> GamePayload:
     """Decline an invitation: the game is called off (status ``cancelled``)."""
     return await _answer(services, driver, user, game_id, "decline")
 
@@ -287,14 +292,14 @@ async def decline(
 )
 async def cancel(
     game_id: GameId, user: CurrentUser, services: ServicesDep, driver: DriverDep
-) -> dict[str, Any]:
+) -> GamePayload:
     """Withdraw a game I created that has not started (status ``cancelled``)."""
     return await _answer(services, driver, user, game_id, "cancel")
 
 
 async def _answer(
     services: Services, driver: BotDriver, user: User, game_id: int, answer: Answer
-) -> dict[str, Any]:
+) -> GamePayload:
     return await _seat_change(
         services,
         driver,
@@ -374,16 +379,18 @@ async def events(
 )
 async def rematch(
     game_id: GameId, user: CurrentUser, services: ServicesDep, driver: DriverDep
-) -> dict[str, Any]:
+) -> GamePayload:
     """A new game like this finished one: same game, options and seats (bots sit down at
     once, the other players are invited again); it starts at once when only bots join me."""
 
-    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], dict[str, Any]]:
+    def work(conn: Connection) -> tuple[GameRecord, list[SeatInfo], GamePayload]:
         record, seats = rematching.rematch(
             conn, services.pool, user, records.fetch_game(conn, game_id)
         )
         return record, seats, reading.rated_payload(conn, record, seats, user)
 
-    record, seats, payload = await run_db(services, write, services, work)
+    done: tuple[GameRecord, list[SeatInfo], GamePayload]
+    done = await run_db(services, write, services, work)
+    record, seats, payload = done
     notify(services, record, seats)
     return driver.describe(payload)

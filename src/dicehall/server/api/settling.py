@@ -3,13 +3,12 @@ sweeper (see :mod:`dicehall.server.domain.games.ending`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import Connection
 
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain.games.ending import apply_timeout
+from dicehall.server.domain.games.payloads import GamePayload
 from dicehall.server.domain.games.reading import read_game
 from dicehall.server.domain.games.records import GameRecord, SeatInfo, fetch_game
 from dicehall.server.domain.services import Services
@@ -20,23 +19,23 @@ class Overdue(Exception):
     """A clock ran out before this change: apply the timeout first."""
 
 
-async def read_settled(services: Services, game_id: int, user: User | None) -> dict[str, Any]:
+async def read_settled(services: Services, game_id: int, user: User | None) -> GamePayload:
     """A game's payload for ``user``, with a clock that ran out applied first (nobody waits
     for the sweeper)."""
 
-    payload: dict[str, Any] = await run_db(
+    payload: GamePayload = await run_db(
         services, read, services, lambda conn: read_game(conn, game_id, user)
     )
     if not _out_of_time(payload):
         return payload
     await settle(services, game_id)
-    fresh: dict[str, Any] = await run_db(
+    fresh: GamePayload = await run_db(
         services, read, services, lambda conn: read_game(conn, game_id, user)
     )
     return fresh
 
 
-def _out_of_time(payload: dict[str, Any]) -> bool:
+def _out_of_time(payload: GamePayload) -> bool:
     clock = payload.get("clock")
     return (
         payload.get("status") == "active"

@@ -28,12 +28,15 @@ from dicehall.server.core.clock import now
 from dicehall.server.domain.dice.pool import PoolEmpty
 from dicehall.server.domain.games import bot_turns, ending, play
 from dicehall.server.domain.games.bot_turns import BotTurn
+from dicehall.server.domain.games.payloads import GamePayload
 from dicehall.server.domain.games.records import GameRecord, SeatInfo
 from dicehall.server.domain.ratings import ladder_inactivity
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify
 from dicehall.server.workers import botwork
 from dicehall.server.workers.procpool import ProcessPool
+
+P = TypeVar("P", bound=GamePayload)
 
 log = logging.getLogger(__name__)
 
@@ -188,9 +191,9 @@ class BotDriver:
 
         future.add_done_callback(done)
 
-    def describe(self, payload: dict[str, Any]) -> dict[str, Any]:
+    def describe(self, payload: P) -> P:
         """A game payload with its ``bot_turn`` telling whether a slow bot is warming up."""
-        turn = payload.get("bot_turn")
+        turn = payload["bot_turn"]
         if turn and turn.get("slow"):
             status = self.status(payload["game"], turn["bot"], payload["options"])
             payload["bot_turn"] = {**turn, **status}

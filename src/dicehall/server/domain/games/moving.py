@@ -5,7 +5,6 @@ route only adapts HTTP to it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
@@ -14,6 +13,7 @@ from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.ending import apply_timeout, overdue
+from dicehall.server.domain.games.payloads import MovePayload, moved
 from dicehall.server.domain.games.play import apply_move, find_replay, request_hash
 from dicehall.server.domain.games.reading import rated_payload, read_game
 from dicehall.server.domain.games.records import GameRecord, SeatInfo, fetch_game
@@ -38,7 +38,7 @@ class MoveDone:
     """The game as the mover sees it now, and the changes to push once committed (a timeout
     applied first, then the move; none for a replay)."""
 
-    payload: dict[str, Any]
+    payload: MovePayload
     changed: list[Changed] = field(default_factory=list)
 
 
@@ -56,7 +56,7 @@ def make_move(services: Services, user: User, move: Move) -> MoveDone:
     """
     bound_to = request_hash(move.game_id, move.action, move.expected_version)
 
-    def work(conn: Connection) -> tuple[dict[str, Any], Changed | None]:
+    def work(conn: Connection) -> tuple[MovePayload, Changed | None]:
         # Lock first, then look the key up: a twin request that committed while we waited
         # for the lock is then seen, and answered as a replay rather than as stale.
         record = fetch_game(conn, move.game_id, lock=True)
@@ -72,7 +72,7 @@ def make_move(services: Services, user: User, move: Move) -> MoveDone:
         if record.status == "finished":
             services.pool.reveal_ready(conn)
         # Read in the move's own transaction: one connection and one commit per move.
-        return {**rated_payload(conn, record, seats, user), "replayed": False}, (record, seats)
+        return moved(rated_payload(conn, record, seats, user), replayed=False), (record, seats)
 
     def time_out(conn: Connection) -> Changed | None:
         record = fetch_game(conn, move.game_id, lock=True)
@@ -99,7 +99,7 @@ def make_move(services: Services, user: User, move: Move) -> MoveDone:
     return MoveDone(payload, changes)
 
 
-def _after_race(conn: Connection, move: Move, user: User, bound_to: str) -> dict[str, Any]:
+def _after_race(conn: Connection, move: Move, user: User, bound_to: str) -> MovePayload:
     assert move.key is not None
     stored = find_replay(conn, user, move.key, bound_to)
     if stored is None:
@@ -107,9 +107,9 @@ def _after_race(conn: Connection, move: Move, user: User, bound_to: str) -> dict
     return _replayed(conn, stored, move.game_id, user)
 
 
-def _replayed(conn: Connection, stored_game: int, game_id: int, user: User) -> dict[str, Any]:
+def _replayed(conn: Connection, stored_game: int, game_id: int, user: User) -> MovePayload:
     if stored_game != game_id:
         raise Refused(
             "invalid", "key_reused", "this Idempotency-Key was already used for another game"
         )
-    return {**read_game(conn, game_id, user), "replayed": True}
+    return moved(read_game(conn, game_id, user), replayed=True)

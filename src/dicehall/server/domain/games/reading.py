@@ -19,6 +19,7 @@ from dicehall.server.domain.dice.publiclog import public_events
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.ending import ranking
 from dicehall.server.domain.games.pace import Clock, Pace
+from dicehall.server.domain.games.payloads import GamePayload
 from dicehall.server.domain.games.privacy import watchable
 from dicehall.server.domain.games.records import (
     EVENTS,
@@ -46,13 +47,13 @@ def game_payload(
     seats: list[SeatInfo],
     user: User | None,
     ratings: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> GamePayload:
     """A game as ``user``'s seat sees it (a spectator's view for anyone else); ``ratings``
     are its seats' ratings (:func:`rated_payload` reads them; None: an unrated game)."""
     game = entry_of(record.kind).game
     my_seat = next((s.seat for s in seats if user is not None and s.user_pk == user.id), None)
     options = load_options(record)
-    payload: dict[str, Any] = {
+    payload: GamePayload = {
         "id": record.id,
         "game": record.kind,
         "title": game.variant_title(options),
@@ -86,7 +87,7 @@ def game_payload(
 
 def rated_payload(
     conn: Connection, record: GameRecord, seats: list[SeatInfo], user: User | None
-) -> dict[str, Any]:
+) -> GamePayload:
     """:func:`game_payload` with the seats' ratings of a rated game (one query)."""
     ratings = game_ratings(conn, record, seats, None if user is None else user.id)
     return game_payload(record, seats, user, ratings)
@@ -133,7 +134,7 @@ def bot_turn_of(record: GameRecord, seats: list[SeatInfo]) -> dict[str, Any] | N
     return {"seat": record.to_act, "bot": bot, "slow": bot in entry.slow_bots}
 
 
-def read_game(conn: Connection, game_id: int, user: User | None) -> dict[str, Any]:
+def read_game(conn: Connection, game_id: int, user: User | None) -> GamePayload:
     """A game's payload for ``user``, read fresh (a 404 for a private game ``user`` may not
     watch)."""
     record, seats = watchable(conn, game_id, None if user is None else user.id)
