@@ -3,7 +3,7 @@ they raise (see :mod:`dicehall.engine.codec_decode`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,8 +50,13 @@ class Node:
     items: frozenset[type] = NOTHING
     depth: int = 0
     size: int | None = None
-    #: For ``tuple[X, ...]`` of other items: X's decoder (the tuple is it mapped over the
-    #: list's items).
-    each: Decoder | None = None
+    #: For ``tuple[X, ...]`` of other items: X's node (the tuple is X's decoder mapped over
+    #: the list's items).
+    each: Node | None = None
+    #: For a union with dataclasses: their decoders by tag (an object is decoded by the one
+    #: its ``"type"`` names).
+    tags: Mapping[Any, Decoder] | None = None
     #: When set, ``decode(None)`` is None and any other value decodes with ``some``.
     some: Decoder | None = None
+    #: For ``X | None`` (X not a dataclass): X's node.
+    optional: Node | None = None

@@ -33,7 +33,6 @@ from dicehall.server.domain.games.records import (
     MAX_ADVANCE_DICE_SETS,
     MAX_ADVANCE_STEPS,
     SEATS,
-    STATES,
     UPDATE_GAME,
     GameRecord,
     SeatInfo,
@@ -240,7 +239,6 @@ def store(
     write_game(conn, new, reminders[0] if reminders else None)
     if finished:
         withhold_unshown_dice(conn, record)
-    after_commit(conn, lambda: STATES.put((new.kind, new.snapshot), state))
     if new.bot_due:
         after_commit(conn, announce_bot_due)
     return new
