@@ -67,6 +67,9 @@ database.
 On PostgreSQL the site runs with Redis as in production (``--redis auto``: Redis database
 ``REDIS_DB`` on 127.0.0.1, flushed before and after; ``none`` for none); each server that
 has a database gets a fresh one of its own, dropped at the end.
+
+(Longer than most modules: the servers, the interleaved rounds and the PostgreSQL backend
+accounting only make sense read together.)
 """
 
 from __future__ import annotations

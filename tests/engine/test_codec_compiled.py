@@ -1,6 +1,10 @@
 """The compiled codec against the codec it replaced (:mod:`tests.engine.codec_reference`):
 for every type, every value it decodes and every error it words must be the same, down to
-the class of each item (True is not 1) and the path and words of each message."""
+the class of each item (True is not 1) and the path and words of each message.
+
+(Longer than most test modules: one comparison with the reference codec per kind of
+value and of mistake, each short.)
+"""
 
 from __future__ import annotations
 

@@ -6,7 +6,10 @@ resign and abort answer at a version and are idempotent.
 No test waits for a clock to run out: ``site_clock`` stops the site's clock and the test moves
 it past a deadline (time-machine moves ``datetime.now()`` and ``time.time()`` in the whole
 process, the app's threads and the bot driver's sweeper included; ``time.monotonic()``, which
-paces the site's loops and the tests' waits, runs on)."""
+paces the site's loops and the tests' waits, runs on).
+
+(Longer than most test modules: every way a clock can end a game, on the site's clock.)
+"""
 
 from __future__ import annotations
 

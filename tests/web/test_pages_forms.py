@@ -1,4 +1,7 @@
-"""The HTML forms without a browser: validation, CSRF, and what is kept when a form fails."""
+"""The HTML forms without a browser: validation, CSRF, and what is kept when a form fails.
+
+(Longer than most test modules: every form's refusals, one short test each.)
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Every ruling of RULES.md §5, one or more tests each."""
+"""Every ruling of RULES.md §5, one or more tests each.
+
+(Longer than most test modules: one test or more per ruling of the section, in its order.)
+"""
 
 from __future__ import annotations
 
