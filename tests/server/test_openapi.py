@@ -288,7 +288,7 @@ def test_a_payload_that_drifts_from_its_model_is_an_error_not_trimmed(
         payload = reading.game_payload
 
         def drifted(*args: Any) -> dict[str, Any]:
-            out = payload(*args)
+            out: dict[str, Any] = dict(payload(*args))
             if drift == "added":
                 out["secret"] = "not in the model"
             else:
