@@ -26,8 +26,8 @@ from typing import Any
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.engine.bots import RandomBot
-from dicehall.engine.dice import Seeded, resolve_request
-from dicehall.engine.game import Chance, Finished, ToAct
+from dicehall.engine.dice import Seeded
+from dicehall.engine.table import Table
 
 #: (case name, game, seats, options).
 CASES: list[tuple[str, str, int, dict[str, Any]]] = [
@@ -41,6 +41,18 @@ CASES: list[tuple[str, str, int, dict[str, Any]]] = [
 ]
 
 
+def _every_state(
+    game: Any, seats: int, options: Any, dice: Seeded, bots: dict[int, Any]
+) -> list[Any]:
+    """Every state a game passes through until it ends (the final one left out)."""
+    seen: list[Any] = []
+    table: Table[Any, Any] = Table(
+        game, seats, options, record=False, listener=lambda state, _e, _a: seen.append(state)
+    )
+    table.advance(dice, bots)
+    return seen
+
+
 def mid_game_states(
     kind: str, seats: int, raw: dict[str, Any], wanted: int, seed: int
 ) -> list[Any]:
@@ -52,17 +64,8 @@ def mid_game_states(
     out: list[Any] = []
     while len(out) < wanted:
         dice = Seeded(rng.getrandbits(64))
-        bots = [RandomBot(random.Random(rng.getrandbits(64))) for _ in range(seats)]
-        state, seen = game.start(seats, options), []
-        while not isinstance(turn := game.turn(state), Finished):
-            seen.append(state)
-            if isinstance(turn, Chance):
-                state = game.resolve(state, resolve_request(dice, turn.request))
-            else:
-                assert isinstance(turn, ToAct)
-                legal = game.legal(state, turn.seat)
-                view = game.view(state, turn.seat)
-                state = game.act(state, turn.seat, bots[turn.seat].choose(view, legal))
+        bots = {seat: RandomBot(random.Random(rng.getrandbits(64))) for seat in range(seats)}
+        seen = _every_state(game, seats, options, dice, bots)
         middle = seen[len(seen) // 4 : 3 * len(seen) // 4]
         out += middle[:: max(1, len(middle) // 8)][:8]
     return out[:wanted]

@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.engine.bots import RandomBot
-from dicehall.engine.dice import Seeded, resolve_request
+from dicehall.engine.dice import Seeded
 from dicehall.engine.errors import CodecError, InvalidOptions
-from dicehall.engine.game import Chance, Finished, ToAct
+from dicehall.engine.table import Table
 from tests.engine import codec_reference as reference
 
 
@@ -440,18 +440,13 @@ def _states(kind: str, seats: int, seed: int, count: int) -> list[Any]:
     """``count`` states of a random game, spread over it."""
     game = games.get(kind).game
     extra = {"allow_two_seats": True} if kind == "bullseye" and seats == 2 else {}
-    state, dice, rng = game.start(seats, game.options(extra)), Seeded(seed), random.Random(seed)
-    seen = []
-    while not isinstance(turn := game.turn(state), Finished):
-        seen.append(state)
-        if isinstance(turn, Chance):
-            state = game.resolve(state, resolve_request(dice, turn.request))
-        else:
-            assert isinstance(turn, ToAct)
-            legal = game.legal(state, turn.seat)
-            view = game.view(state, turn.seat)
-            state = game.act(state, turn.seat, RandomBot(rng).choose(view, legal))
-    seen.append(state)
+    rng = random.Random(seed)
+    seen: list[Any] = []
+    table: Table[Any, Any] = Table(
+        game, seats, game.options(extra), record=False, listener=lambda s, _e, _a: seen.append(s)
+    )
+    table.advance(Seeded(seed), {seat: RandomBot(rng) for seat in range(seats)})
+    seen.append(table.state)
     return seen[:: max(1, len(seen) // count)][:count]
 
 

@@ -1,12 +1,12 @@
 """Odds for Hold'em Dice: the distribution of a seat's final hand, and its equity.
 
+(Longer than most modules: the exact enumeration and the Monte Carlo estimate share their
+hand tables and kernels, and splitting them would only add imports between the halves.)
+
 Unknown dice come out of the bag: colours without replacement by what is left of the five
 of each colour, faces uniform. Everything is enumerated over multisets of die kinds, each
 weighted by its probability, when the count of outcomes allows; otherwise equity is
 estimated by seeded Monte Carlo with its standard error.
-
-(Longer than most modules: the exact enumeration and the Monte Carlo estimate share their
-hand tables and kernels, and splitting them would only add imports between the halves.)
 """
 
 from __future__ import annotations

@@ -1,18 +1,19 @@
 """The JSON API's answers as pydantic models: the OpenAPI schema's response schemas.
 
-Each route declares its model with ``response_model=``; the handlers still build plain
-dicts, which FastAPI checks against the model before answering. The models describe the
-answers exactly as they are (they are contracts): every key is required, no other key is
-allowed and no value is coerced (``strict``), so a handler that grows, loses or retypes a
-key fails loudly (a 500, caught by the tests) instead of being trimmed to fit. What is
-game-specific (a game's options, view, legal actions, events, hint) is free JSON inside
-otherwise precise models.
+(Longer than most modules on purpose: it is the API's whole contract in one place, read
+beside the OpenAPI schema; the models are declarations only, and many nest in one another.)
+
+Each route declares its model with ``response_model=``; the handlers build plain dicts,
+which FastAPI checks against the model before answering (the two hot answers, a game and a
+move, are typed in the domain and serialised once by :mod:`dicehall.server.api.answers`).
+The models describe the answers exactly as they are (they are contracts): every key is
+required, no other key is allowed and no value is coerced (``strict``), so a handler that
+grows, loses or retypes a key fails loudly (a 500, caught by the tests) instead of being
+trimmed to fit. What is game-specific (a game's options, view, legal actions, events, hint)
+is free JSON inside otherwise precise models.
 
 Every error answer is an :class:`ErrorBody`; :func:`errors` documents the ones a route can
 give, and replaces FastAPI's own 422 (``HTTPValidationError``), which this API never sends.
-
-(Longer than most modules on purpose: it is the API's whole contract in one place, read
-beside the OpenAPI schema; the models are declarations only, and many nest in one another.)
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Structured logs: one JSON line per HTTP request and per WebSocket connection.
 
-The site's edge (:class:`dicehall.server.http.edge.SiteEdge`) gives every request an id (the
-client's ``X-Request-ID`` when it is a sane short token, else a new one), sends it back in
-the response's ``X-Request-ID``, times the request, feeds the request metrics
+The site's edge (:class:`dicehall.server.http.edge.SiteEdge`, with :class:`Observed`) gives
+every request an id (the client's ``X-Request-ID`` when it is a sane short token, else a new
+one), sends it back in the response's ``X-Request-ID``, times the request, feeds the metrics
 (:mod:`dicehall.server.http.metrics`), and logs on the ``dicehall.access`` logger at INFO::
 
     {"ts": "2026-05-09T07:35:25.123Z", "level": "info", "logger": "dicehall.access",
@@ -38,10 +38,10 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
 from starlette.routing import Mount
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
 if TYPE_CHECKING:
-    from dicehall.server.http.metrics import SiteMetrics
+    pass
 
 access_log = logging.getLogger("dicehall.access")
 
@@ -104,80 +104,46 @@ def route_template(scope: Scope, root_path: str = "") -> str | None:
     return None
 
 
-class RequestObserver:
-    """Request ids, access lines and request metrics (see the module's docstring): the
-    WebSocket half and the log line; :class:`dicehall.server.http.edge.SiteEdge` is the
-    middleware, with the HTTP half."""
+class Observed:
+    """What the edge keeps while a request or a socket runs: its id (also in
+    :data:`request_id_var` until :meth:`end`), its root path before routing, its state, and
+    when it began."""
 
-    def __init__(
-        self, app: ASGIApp, metrics: SiteMetrics | None = None, log_requests: bool = True
-    ) -> None:
-        self.app = app
-        self.metrics = metrics
-        self.log_requests = log_requests
+    def __init__(self, scope: Scope) -> None:
+        self.request_id = request_id_of(scope)
+        self.root_path = str(scope.get("root_path", ""))
+        self.state: dict[str, Any] = scope.setdefault("state", {})
+        self.state["request_id"] = self.request_id
+        self._token = request_id_var.set(self.request_id)
+        self.started = time.perf_counter()
 
-    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
-        request_id = request_id_of(scope)
-        root_path = str(scope.get("root_path", ""))
-        state = scope.setdefault("state", {})
-        state["request_id"] = request_id
-        token = request_id_var.set(request_id)
-        started = time.perf_counter()
-        accepted = False
-        refused_status: int | None = None
-        close_code: int | None = None
+    def seconds(self) -> float:
+        """Seconds since it began."""
+        return time.perf_counter() - self.started
 
-        async def observed_send(message: Message) -> None:
-            nonlocal accepted, refused_status, close_code
-            kind = message["type"]
-            if kind == "websocket.accept":
-                headers = [*message.get("headers", ()), (REQUEST_ID_HEADER, request_id.encode())]
-                message = {**message, "headers": headers}
-            elif kind == "websocket.close" and close_code is None:
-                close_code = int(message.get("code", 1000))
-            elif kind == "websocket.http.response.start":
-                refused_status = int(message["status"])
-            await send(message)
-            if kind == "websocket.accept" and not accepted:
-                accepted = True
-                if self.metrics is not None:
-                    self.metrics.socket_opened()
+    def fields(self, scope: Scope, kind: str, method: str, status: int) -> dict[str, Any]:
+        """The access line's fields (``route`` is the matched route's template)."""
+        route = route_template(scope, self.root_path)
+        return {
+            "request_id": self.request_id,
+            "type": kind,
+            "user_id": self.state.get(_USER_KEY),
+            "method": method,
+            "route": route,
+            "status": status,
+            "duration_ms": round(self.seconds() * 1000, 3),
+        }
 
-        async def observed_receive() -> Message:
-            nonlocal close_code
-            message = await receive()
-            if message["type"] == "websocket.disconnect" and close_code is None:
-                close_code = int(message.get("code", 1000))
-            return message
+    def end(self) -> None:
+        """Forget the id (log lines written from now on are not this request's)."""
+        request_id_var.reset(self._token)
 
-        try:
-            await self.app(scope, observed_receive, observed_send)
-        finally:
-            if accepted and self.metrics is not None:
-                self.metrics.socket_closed()
-            if self.log_requests:
-                route = route_template(scope, root_path)
-                self._log(
-                    "websocket",
-                    route,
-                    {
-                        "request_id": request_id,
-                        "type": "websocket",
-                        "user_id": state.get(_USER_KEY),
-                        "method": "GET",
-                        "route": route,
-                        "status": 101 if accepted else (refused_status or 403),
-                        "close_code": close_code,
-                        "duration_ms": round((time.perf_counter() - started) * 1000, 3),
-                    },
-                )
-            request_id_var.reset(token)
 
-    @staticmethod
-    def _log(message: str, route: str | None, fields: dict[str, Any]) -> None:
-        level = logging.DEBUG if route in PROBE_ROUTES else logging.INFO
-        if access_log.isEnabledFor(level):
-            access_log.log(level, message, extra={"fields": fields})
+def log_access(message: str, fields: dict[str, Any]) -> None:
+    """Write an access line (the probes' at DEBUG)."""
+    level = logging.DEBUG if fields.get("route") in PROBE_ROUTES else logging.INFO
+    if access_log.isEnabledFor(level):
+        access_log.log(level, message, extra={"fields": fields})
 
 
 class JsonFormatter(logging.Formatter):

@@ -4,23 +4,15 @@ It does, in one pass and one wrapped ``send``, what four layers did one after an
 a request id, an access line and the request metrics (:mod:`.accesslog`); 431 for too many
 or too large headers and 413 for a body over the limit (:mod:`.limits`); the security
 headers on every response (:mod:`.headers`). Refusals made here carry the id and the
-security headers, and are logged and counted like any answer.
+security headers, and are logged and counted like any answer. A WebSocket gets its id, its
+header limits (closed with 1008), the open-sockets gauge and one access line when it ends.
 """
 
 from __future__ import annotations
 
-import time
-
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dicehall.server.http.accesslog import (
-    _USER_KEY,
-    REQUEST_ID_HEADER,
-    RequestObserver,
-    request_id_of,
-    request_id_var,
-    route_template,
-)
+from dicehall.server.http.accesslog import REQUEST_ID_HEADER, Observed, log_access
 from dicehall.server.http.headers import security_headers
 from dicehall.server.http.limits import (
     BodyTooLarge,
@@ -32,7 +24,7 @@ from dicehall.server.http.limits import (
 from dicehall.server.http.metrics import SiteMetrics
 
 
-class SiteEdge(RequestObserver):
+class SiteEdge:
     """Ids, access lines, metrics, header and body limits and security headers."""
 
     def __init__(
@@ -45,7 +37,9 @@ class SiteEdge(RequestObserver):
         max_header_count: int,
         max_header_bytes: int,
     ) -> None:
-        super().__init__(app, metrics=metrics, log_requests=log_requests)
+        self.app = app
+        self.metrics = metrics
+        self.log_requests = log_requests
         self.max_body_bytes = max_body_bytes
         self.max_header_count = max_header_count
         self.max_header_bytes = max_header_bytes
@@ -64,14 +58,12 @@ class SiteEdge(RequestObserver):
             await self.app(scope, receive, send)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        request_id = request_id_of(scope)
-        root_path = str(scope.get("root_path", ""))
-        state = scope.setdefault("state", {})
-        state["request_id"] = request_id
-        token = request_id_var.set(request_id)
-        started = time.perf_counter()
+        observed = Observed(scope)
         status = 500  # unless a response starts: an exception escaped
-        added = [*security_headers(scope.get("path", "")), (REQUEST_ID_HEADER, request_id.encode())]
+        added = [
+            *security_headers(scope.get("path", "")),
+            (REQUEST_ID_HEADER, observed.request_id.encode()),
+        ]
 
         async def edge_send(message: Message) -> None:
             nonlocal status
@@ -104,23 +96,51 @@ class SiteEdge(RequestObserver):
                 for message in body_refusal(self.max_body_bytes):
                     await edge_send(message)
         finally:
-            seconds = time.perf_counter() - started
-            route = route_template(scope, root_path)
-            method = str(scope.get("method", "GET"))
+            fields = observed.fields(scope, "http", str(scope.get("method", "GET")), status)
             if self.metrics is not None:
-                self.metrics.observe_request(route, method, status, seconds)
-            if self.log_requests:
-                self._log(
-                    "request",
-                    route,
-                    {
-                        "request_id": request_id,
-                        "type": "http",
-                        "user_id": state.get(_USER_KEY),
-                        "method": method,
-                        "route": route,
-                        "status": status,
-                        "duration_ms": round(seconds * 1000, 3),
-                    },
+                self.metrics.observe_request(
+                    fields["route"], fields["method"], status, observed.seconds()
                 )
-            request_id_var.reset(token)
+            if self.log_requests:
+                log_access("request", fields)
+            observed.end()
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        observed = Observed(scope)
+        accepted = False
+        refused_status: int | None = None
+        close_code: int | None = None
+
+        async def observed_send(message: Message) -> None:
+            nonlocal accepted, refused_status, close_code
+            kind = message["type"]
+            if kind == "websocket.accept":
+                own_id = (REQUEST_ID_HEADER, observed.request_id.encode())
+                message = {**message, "headers": [*message.get("headers", ()), own_id]}
+            elif kind == "websocket.close" and close_code is None:
+                close_code = int(message.get("code", 1000))
+            elif kind == "websocket.http.response.start":
+                refused_status = int(message["status"])
+            await send(message)
+            if kind == "websocket.accept" and not accepted:
+                accepted = True
+                if self.metrics is not None:
+                    self.metrics.socket_opened()
+
+        async def observed_receive() -> Message:
+            nonlocal close_code
+            message = await receive()
+            if message["type"] == "websocket.disconnect" and close_code is None:
+                close_code = int(message.get("code", 1000))
+            return message
+
+        try:
+            await self.app(scope, observed_receive, observed_send)
+        finally:
+            if accepted and self.metrics is not None:
+                self.metrics.socket_closed()
+            if self.log_requests:
+                status = 101 if accepted else (refused_status or 403)
+                fields = observed.fields(scope, "websocket", "GET", status)
+                log_access("websocket", {**fields, "close_code": close_code})
+            observed.end()

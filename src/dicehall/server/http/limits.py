@@ -113,7 +113,59 @@ def header_timeout_from_env() -> float:
     return seconds
 
 
-class GuardedH11Protocol(H11Protocol):
+class _HeadGuard:
+    """The guards both protocols keep: a deadline for a request head (408, or a plain close
+    when nothing came) and a 431 for one over the limit. A protocol says whether a head is
+    awaited, and whether part of one came, through :meth:`_head_started`."""
+
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
+    _head_timeout: float
+    _head_timer: asyncio.TimerHandle | None
+
+    def _start_guard(self) -> None:
+        self._head_timeout = header_timeout_from_env()
+        self._head_timer = None
+
+    def _head_started(self) -> bool | None:
+        """None when no head is awaited; else whether some of its bytes came."""
+        raise NotImplementedError
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head_timer = self.loop.call_later(self._head_timeout, self._head_late)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        started = self._head_started()
+        if started is None or self.transport.is_closing():
+            return
+        if started:
+            # Part of a head came: say why the connection ends (nothing came: just close).
+            self.transport.write(
+                b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+            )
+        self.transport.close()
+
+    def _refuse_long_head(self, most: int) -> None:
+        log.warning("refused a request head over %d bytes", most)
+        self._disarm()
+        body = f"the request line and headers are over {most} bytes".encode()
+        self.transport.write(
+            b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+            b"content-type: text/plain; charset=utf-8\r\n"
+            b"content-length: " + str(len(body)).encode() + b"\r\n"
+            b"connection: close\r\n\r\n" + body
+        )
+        self.transport.close()
+
+
+class GuardedH11Protocol(_HeadGuard, H11Protocol):
     """uvicorn's h11 protocol with a deadline for every request head and 431 (not 400) for
     a head over ``h11_max_incomplete_event_size``.
 
@@ -124,8 +176,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._head_timeout = header_timeout_from_env()
-        self._head_timer: asyncio.TimerHandle | None = None
+        self._start_guard()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -151,57 +202,17 @@ class GuardedH11Protocol(H11Protocol):
         if most is None or len(self.conn.trailing_data[0]) <= most:
             super().send_400_response(msg)
             return
-        log.warning("refused a request head over %d bytes", most)
-        body = f"the request line and headers are over {most} bytes".encode()
-        headers = [
-            (b"content-type", b"text/plain; charset=utf-8"),
-            (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close"),
-        ]
-        reason = b"Request Header Fields Too Large"
-        for event in (
-            h11.Response(status_code=431, headers=headers, reason=reason),
-            h11.Data(data=body),
-            h11.EndOfMessage(),
-        ):
-            self.transport.write(self.conn.send(event))
-        self.transport.close()
+        self._refuse_long_head(most)
 
-    def _arm(self) -> None:
-        self._disarm()
-        self._head_timer = self.loop.call_later(self._head_timeout, self._head_late)
-
-    def _disarm(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
-
-    def _head_late(self) -> None:
-        self._head_timer = None
-        if self.conn.their_state is not h11.IDLE or self.transport.is_closing():
-            return
-        if self.conn.trailing_data[0]:
-            # Part of a head came: say why the connection ends (nothing came: just close).
-            self.transport.write(
-                b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
-            )
-        self.transport.close()
-
-
-def _too_long_head(most: int) -> bytes:
-    """A 431 answer for a head over ``most`` bytes, closing the connection."""
-    body = f"the request line and headers are over {most} bytes".encode()
-    return (
-        b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
-        b"content-type: text/plain; charset=utf-8\r\n"
-        b"content-length: " + str(len(body)).encode() + b"\r\n"
-        b"connection: close\r\n\r\n" + body
-    )
+    def _head_started(self) -> bool | None:
+        if self.conn.their_state is not h11.IDLE:
+            return None
+        return bool(self.conn.trailing_data[0])
 
 
 if HttpToolsProtocol is not None:
 
-    class GuardedHttpToolsProtocol(HttpToolsProtocol):
+    class GuardedHttpToolsProtocol(_HeadGuard, HttpToolsProtocol):
         """uvicorn's httptools protocol with the guards of :class:`GuardedH11Protocol`: a
         deadline for every request head, and 431 for a head over
         ``h11_max_incomplete_event_size`` bytes (llhttp itself buffers heads without limit).
@@ -214,8 +225,7 @@ if HttpToolsProtocol is not None:
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
-            self._head_timeout = header_timeout_from_env()
-            self._head_timer: asyncio.TimerHandle | None = None
+            self._start_guard()
             self._awaiting_head = True
             self._head_bytes = 0
 
@@ -240,10 +250,7 @@ if HttpToolsProtocol is not None:
                 and self._head_bytes > most
                 and not self.transport.is_closing()
             ):
-                log.warning("refused a request head over %d bytes", most)
-                self._disarm()
-                self.transport.write(_too_long_head(most))
-                self.transport.close()
+                self._refuse_long_head(most)
 
         def on_headers_complete(self) -> None:
             self._awaiting_head = False
@@ -259,26 +266,8 @@ if HttpToolsProtocol is not None:
             self._disarm()
             super().handle_websocket_upgrade()
 
-        def _arm(self) -> None:
-            self._disarm()
-            self._head_timer = self.loop.call_later(self._head_timeout, self._head_late)
-
-        def _disarm(self) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
-
-        def _head_late(self) -> None:
-            self._head_timer = None
-            if not self._awaiting_head or self.transport.is_closing():
-                return
-            if self._head_bytes:
-                # Part of a head came: say why the connection ends (nothing came: just close).
-                self.transport.write(
-                    b"HTTP/1.1 408 Request Timeout\r\n"
-                    b"content-length: 0\r\nconnection: close\r\n\r\n"
-                )
-            self.transport.close()
+        def _head_started(self) -> bool | None:
+            return bool(self._head_bytes) if self._awaiting_head else None
 
     #: The protocol the site serves HTTP with.
     SITE_PROTOCOL = "dicehall.server.http.limits:GuardedHttpToolsProtocol"

@@ -1,6 +1,11 @@
 """Pushes to signed-in users ("your turn", "game updated") over their WebSockets, and to
 the sockets that follow a game as spectators.
 
+(Longer than most modules: the local and the Redis broker implement one protocol, players'
+pushes, spectators' follows and counts, tournament pages' follows, and closing orders, and
+share the socket queues and subscriptions; splitting them would spread one delivery path
+over several files.)
+
 In one process a :class:`LocalBroker` delivers directly. With Redis, every process publishes
 to its site's channel and delivers what it hears to its own sockets, so a move made on one
 server process reaches a player connected to another.
@@ -20,11 +25,6 @@ opened with it.
 Pushes are best effort: publishing never blocks the caller and never raises. While Redis is
 unreachable, pushes and orders reach this process's own sockets only, and the listener keeps
 reconnecting.
-
-(Longer than most modules: the local and the Redis broker implement one protocol, players'
-pushes, spectators' follows and counts, tournament pages' follows, and closing orders, and
-share the socket queues and subscriptions; splitting them would spread one delivery path
-over several files.)
 """
 
 from __future__ import annotations
