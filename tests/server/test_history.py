@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from dicehall.server.core.models import GameRow
+from dicehall.server.core.models import GameRow, SeatResult
 from dicehall.server.domain import history
 from dicehall.server.domain.games import quotas
 from dicehall.server.domain.services import Services
@@ -166,6 +166,9 @@ def test_games_that_end_in_the_same_instant_are_ordered_by_id(
         # Games 2 to 7 all end when game 2 did: between games 1 and 8.
         instant = db.get(GameRow, ids[2]).ended_at  # type: ignore[union-attr]
         db.execute(update(GameRow).where(GameRow.id.in_(ids[2:8])).values(ended_at=instant))
+        db.execute(
+            update(SeatResult).where(SeatResult.game_id.in_(ids[2:8])).values(ended_at=instant)
+        )
     for limit in (1, 2, 4):
         games = every_page(client, "alice", limit=limit)
         assert [g["id"] for g in games] == [ids[8], *reversed(ids[2:8]), ids[1], ids[0]]
@@ -195,6 +198,7 @@ def test_results_filters_and_the_record(
             .where(GameRow.id == shared)
             .values(result=json.dumps({**result, "winners": [0, 1]}))
         )
+        db.execute(update(SeatResult).where(SeatResult.game_id == shared).values(outcome="draw"))
     playing = start_vs_bot(client, alice, "boatzee")
 
     games = every_page(client, "alice")
@@ -246,27 +250,43 @@ def test_results_filters_and_the_record(
 
 
 @pytest.mark.both_databases
-def test_a_result_filter_reads_a_bounded_number_of_rows_per_page(
-    client: TestClient, make_user: MakeUser, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_rare_result_is_found_on_the_first_page(client: TestClient, make_user: MakeUser) -> None:
     alice, bob = make_user("alice"), make_user("bob")
     won = won_game(client, alice, bob, "bob")
     lost = [lost_game(client, alice) for _ in range(5)]
-    monkeypatch.setattr(history, "SCAN_MAX", 2)
-    # The one win is older than five losses: with two rows read per request (as many as
-    # one batch reads), the first pages come back empty yet point on, and the win is found.
-    pages = []
-    cursor = None
-    while True:
-        found = page_of(client, "alice", result="win", **({"cursor": cursor} if cursor else {}))
-        pages.append([g["id"] for g in found["games"]])
-        cursor = found["next"]
-        if cursor is None:
-            break
-        assert len(pages) < 10
-    assert [g for p in pages for g in p] == [won]
-    assert len(pages) > 1 and pages[0] == []
-    assert len(lost) == 5
+    # The one win is older than five losses: the database filters by outcome, so the
+    # first page holds it and says there is nothing after it.
+    found = page_of(client, "alice", result="win", limit=1)
+    assert [g["id"] for g in found["games"]] == [won] and found["next"] is None
+    losses = every_page(client, "alice", result="loss", limit=2)
+    assert [g["id"] for g in losses] == list(reversed(lost))
+
+
+def test_history_pages_and_the_record_never_sort_a_whole_history(
+    services: Services, make_user: MakeUser
+) -> None:
+    # SQLite's plan for each page walks an index of seat_results in the order shown: no
+    # temporary B-tree over the player's games, whatever the filters.
+    make_user("alice")
+    with services.read_conn() as conn:
+        alice = history.find_player(conn, "alice")
+        for params in ({}, {"result": "loss"}, {"game": "boss"}, {"kind": "ladder"}):
+            query = history.history_query(conn, **params)
+            for viewer in (alice.pk, None):
+                statement = history.page_statement(alice, viewer, query)
+                plan = explain(conn, statement)
+                assert "TEMP B-TREE" not in plan and "seat_results" in plan, (params, plan)
+        for viewer in (alice.pk, None):
+            record = explain(conn, history.record_statement(alice, viewer, None))
+            assert "COVERING INDEX ix_seat_results_record" in record, record
+            assert "TEMP B-TREE" not in record, record
+
+
+def explain(conn: Any, statement: Any) -> str:
+    """SQLite's query plan for ``statement``, one line per step."""
+    compiled = statement.compile(conn, compile_kwargs={"literal_binds": True})
+    rows = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled}").all()
+    return "\n".join(str(row[-1]) for row in rows)
 
 
 @pytest.mark.both_databases

@@ -176,6 +176,36 @@ class SeatRow(Base):
     chat_read: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class SeatResult(Base):
+    """A person's seat in a finished game and how it came out: the history's and the
+    record's index, written with the game's end, so neither sorts nor decodes a player's
+    whole history."""
+
+    __tablename__ = "seat_results"
+    __table_args__ = (
+        Index("ix_seat_results_user", "user_pk", "ended_at", "game_id"),
+        Index("ix_seat_results_user_kind", "user_pk", "kind", "ended_at", "game_id"),
+        Index("ix_seat_results_user_outcome", "user_pk", "outcome", "ended_at", "game_id"),
+        #: The record's counts, read from the index alone.
+        Index("ix_seat_results_record", "user_pk", "kind", "outcome", "private"),
+    )
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_pk: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    kind: Mapped[str] = mapped_column(String(20))
+    #: win (the only winner), draw (a shared win), loss; None: the game kept no result.
+    outcome: Mapped[str | None] = mapped_column(String(4), nullable=True)
+    #: The seat's score in the game's own measure (points, horses, chips), when it has one.
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The game's own flags, copied: who may see it, and whether it was a ladder game.
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    ladder: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
 class EventRow(Base):
     """One event of a game's log; ``dice_set`` names the first pool set a roll came from,
     ``bag_shuffle`` the committed shuffle a bag draw came from (its prefix, in order)."""

@@ -10,9 +10,7 @@ skipped.
 
 from __future__ import annotations
 
-import json
 import re
-from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -26,6 +24,7 @@ from dicehall.server.domain.account_checks import USER_ID_MAX, user_key
 from dicehall.server.domain.errors import Kind, Refused
 from dicehall.server.domain.games.reading import summaries
 from dicehall.server.domain.games.records import GAMES, SEATS, USERS, entry_of
+from dicehall.server.domain.games.seat_results import SEAT_RESULTS, outcome_of
 
 STATES = ("finished", "active")
 RESULTS = ("win", "loss", "draw")
@@ -34,18 +33,13 @@ KINDS = ("ladder",)
 #: A page's size by default, and the most one page may hold.
 PAGE = 20
 PAGE_MAX = 100
-#: With ``result=``, games are filtered after reading: a page reads at most this many rows
-#: (so a rare result cannot make one request read a whole history); its ``next`` goes on
-#: from the last row read, so a page may hold fewer games than asked and still have a next.
-SCAN_MAX = 1000
 
 #: What a user id may look like (anything else names nobody, and never reaches the database).
 _USER_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{USER_ID_MAX}}}")
 
-#: The seat the history's player sat in.
-_MINE = SEATS.alias("mine")
-#: Finished games in the order they ended (``updated_at`` for a row from before the clocks).
-_ENDED = func.coalesce(GAMES.c.ended_at, GAMES.c.updated_at)
+#: The history's player's seat: in a finished game (with its outcome), in any other.
+_MINE = SEAT_RESULTS.alias("mine")
+_SEAT = SEATS.alias("seat")
 
 
 @dataclass(frozen=True)
@@ -163,53 +157,79 @@ def history_query(
 def result_for(winners: list[int] | None, seat: int) -> str | None:
     """The seat's result: ``win`` (the only winner), ``draw`` (a shared win), ``loss``
     (otherwise), or None for a game without a result."""
-    if winners is None:
-        return None
-    if seat in winners:
-        return "win" if len(winners) == 1 else "draw"
-    return "loss"
+    return outcome_of(winners, seat)
 
 
-def _winners(result: str | None) -> list[int] | None:
-    if result is None:
-        return None
-    winners: list[int] = json.loads(result).get("winners", [])
-    return winners
-
-
-def _games_of(
-    player: Player,
-    state: str,
-    viewer_pk: int | None,
-    game: str | None,
-    vs: Player | None,
-    kind: str | None = None,
-) -> Select[Any]:
-    """The player's games in ``state`` that the viewer may see, with the player's seat."""
-    query = (
-        select(GAMES, _MINE.c.seat.label("history_seat"))
-        .join(_MINE, and_(_MINE.c.game_id == GAMES.c.id, _MINE.c.user_pk == player.pk))
-        .where(GAMES.c.status == state)
+def _games_of(player: Player, viewer_pk: int | None, query: HistoryQuery) -> Select[Any]:
+    """The player's games in the query's state that the viewer may see, with the player's
+    seat (and, for finished games, the seat's outcome and when the game ended), filtered as
+    the query asks."""
+    if query.state == "finished":
+        return (
+            select(
+                GAMES,
+                _MINE.c.seat.label("history_seat"),
+                _MINE.c.outcome.label("history_outcome"),
+                _MINE.c.ended_at.label("history_ended"),
+            )
+            .select_from(_MINE.join(GAMES, GAMES.c.id == _MINE.c.game_id))
+            .where(*_finished(player, viewer_pk, query.vs, query.game, query.result, query.kind))
+        )
+    conditions = [GAMES.c.status == query.state]
+    if query.game is not None:
+        conditions.append(GAMES.c.kind == query.game)
+    if query.kind == "ladder":
+        conditions.append(GAMES.c.ladder.is_(True))
+    conditions += _visible(player, viewer_pk, query.vs, GAMES.c.id, GAMES.c.private)
+    return (
+        select(GAMES, _SEAT.c.seat.label("history_seat"))
+        .join(_SEAT, and_(_SEAT.c.game_id == GAMES.c.id, _SEAT.c.user_pk == player.pk))
+        .where(*conditions)
     )
+
+
+def _finished(
+    player: Player,
+    viewer_pk: int | None,
+    vs: Player | None,
+    game: str | None = None,
+    result: str | None = None,
+    kind: str | None = None,
+) -> list[ColumnElement[bool]]:
+    """The player's finished games as ``seat_results`` rows, filtered on its own columns:
+    its indexes give them by player (then game or outcome) in the order they ended, so no
+    page sorts the player's whole history."""
+    conditions = [_MINE.c.user_pk == player.pk]
     if game is not None:
-        query = query.where(GAMES.c.kind == game)
-    if vs is not None:
-        query = query.where(_seated(vs.pk))
+        conditions.append(_MINE.c.kind == game)
+    if result is not None:
+        conditions.append(_MINE.c.outcome == result)
     if kind == "ladder":
-        query = query.where(GAMES.c.ladder.is_(True))
+        conditions.append(_MINE.c.ladder.is_(True))
+    return conditions + _visible(player, viewer_pk, vs, _MINE.c.game_id, _MINE.c.private)
+
+
+def _visible(
+    player: Player,
+    viewer_pk: int | None,
+    vs: Player | None,
+    game_id: ColumnElement[int],
+    private: ColumnElement[bool],
+) -> list[ColumnElement[bool]]:
+    conditions = []
+    if vs is not None:
+        conditions.append(_seated(vs.pk, game_id))
     if viewer_pk != player.pk:
         # A private game is listed only to its players.
-        visible: ColumnElement[bool] = GAMES.c.private.is_(False)
+        visible: ColumnElement[bool] = private.is_(False)
         if viewer_pk is not None:
-            visible = or_(visible, _seated(viewer_pk))
-        query = query.where(visible)
-    return query
+            visible = or_(visible, _seated(viewer_pk, game_id))
+        conditions.append(visible)
+    return conditions
 
 
-def _seated(user_pk: int) -> ColumnElement[bool]:
-    return exists(
-        select(SEATS.c.id).where(SEATS.c.game_id == GAMES.c.id, SEATS.c.user_pk == user_pk)
-    )
+def _seated(user_pk: int, game_id: ColumnElement[int]) -> ColumnElement[bool]:
+    return exists(select(SEATS.c.id).where(SEATS.c.game_id == game_id, SEATS.c.user_pk == user_pk))
 
 
 def _after(query: Select[Any], cursor: Cursor | None) -> Select[Any]:
@@ -217,21 +237,27 @@ def _after(query: Select[Any], cursor: Cursor | None) -> Select[Any]:
         return query
     if cursor.at is None:
         return query.where(GAMES.c.id < cursor.id)
-    ended = _ENDED
-    return query.where(or_(ended < cursor.at, and_(ended == cursor.at, GAMES.c.id < cursor.id)))
+    ended, game_id = _MINE.c.ended_at, _MINE.c.game_id
+    return query.where(or_(ended < cursor.at, and_(ended == cursor.at, game_id < cursor.id)))
 
 
 def _ordered(query: Select[Any], state: str) -> Select[Any]:
     if state == "finished":
-        return query.order_by(_ENDED.desc(), GAMES.c.id.desc())
+        return query.order_by(_MINE.c.ended_at.desc(), _MINE.c.game_id.desc())
     return query.order_by(GAMES.c.id.desc())
 
 
 def _cursor_of(row: Any, state: str) -> Cursor:
     if state == "finished":
-        ended = row.ended_at if row.ended_at is not None else row.updated_at
-        return Cursor(state, row.id, aware(ended))
+        return Cursor(state, row.id, aware(row.history_ended))
     return Cursor(state, row.id)
+
+
+def page_statement(player: Player, viewer_pk: int | None, query: HistoryQuery) -> Select[Any]:
+    """The statement that reads one history page (and one row more, to tell if there is a
+    next page)."""
+    base = _ordered(_games_of(player, viewer_pk, query), query.state)
+    return _after(base, query.cursor).limit(query.limit + 1)
 
 
 def history(
@@ -240,50 +266,35 @@ def history(
     """One page of the player's games, newest first: ``{"games": [...], "next": cursor or
     None}``. Each game is a summary as the viewer sees it, with the player's ``result``
     and when it ended."""
-    games = _games_of(player, query.state, viewer_pk, query.game, query.vs, query.kind)
-    base = _ordered(games, query.state)
-    batch = query.limit + 1 if query.result is None else min(max(query.limit + 1, 100), SCAN_MAX)
-    taken: list[Any] = []
-    cursor = query.cursor
-    scanned = 0
-    more = False
-    while not more:
-        rows = conn.execute(_after(base, cursor).limit(batch)).all()
-        for row in rows:
-            if query.result is None or (
-                result_for(_winners(row.result), row.history_seat) == query.result
-            ):
-                if len(taken) == query.limit:
-                    more = True  # one more game to show: the next page starts before it
-                    break
-                taken.append(row)
-            cursor = _cursor_of(row, query.state)
-            scanned += 1
-        if len(rows) < batch and not more:
-            break
-        if scanned >= SCAN_MAX:
-            more = True
+    rows = conn.execute(page_statement(player, viewer_pk, query)).all()
+    taken = rows[: query.limit]
+    more = len(rows) > query.limit
     out = summaries(conn, taken, -1 if viewer_pk is None else viewer_pk)
+    finished = query.state == "finished"
     for summary, row in zip(out, taken, strict=True):
-        summary["result"] = result_for(_winners(row.result), row.history_seat)
+        summary["result"] = row.history_outcome if finished else None
         summary["ended_at"] = None if row.ended_at is None else aware(row.ended_at).isoformat()
-    return {"games": out, "next": cursor.encode() if more and cursor is not None else None}
+    cursor = _cursor_of(taken[-1], query.state).encode() if more else None
+    return {"games": out, "next": cursor}
+
+
+def record_statement(player: Player, viewer_pk: int | None, vs: Player | None) -> Select[Any]:
+    """The count of the player's finished games by game and outcome, as the viewer may see
+    them (against ``vs`` only, when given)."""
+    return (
+        select(_MINE.c.kind, _MINE.c.outcome, func.count().label("n"))
+        .where(*_finished(player, viewer_pk, vs), _MINE.c.outcome.is_not(None))
+        .group_by(_MINE.c.kind, _MINE.c.outcome)
+    )
 
 
 def record(
     conn: Connection, player: Player, viewer_pk: int | None, vs: Player | None = None
 ) -> dict[str, Any]:
     """The player's wins, losses and draws in the finished games the viewer may see, per
-    game (against ``vs`` only, when given): ``{"games": {kind: {"win", "loss", "draw"}}}``."""
-    games = _games_of(player, "finished", viewer_pk, None, vs).subquery()
-    rows = conn.execute(select(games.c.kind, games.c.result, games.c.history_seat))
-    counts: dict[str, Counter[str]] = {}
-    for row in rows:
-        outcome = result_for(_winners(row.result), row.history_seat)
-        if outcome is not None:
-            counts.setdefault(row.kind, Counter())[outcome] += 1
-    return {
-        "games": {
-            kind: {outcome: counts[kind][outcome] for outcome in RESULTS} for kind in sorted(counts)
-        }
-    }
+    game (against ``vs`` only, when given): ``{"games": {kind: {"win", "loss", "draw"}}}``.
+    Counted by the database from ``seat_results``, never by reading the games."""
+    counts: dict[str, dict[str, int]] = {}
+    for row in conn.execute(record_statement(player, viewer_pk, vs)):
+        counts.setdefault(row.kind, dict.fromkeys(RESULTS, 0))[row.outcome] += row.n
+    return {"games": {kind: counts[kind] for kind in sorted(counts)}}

@@ -21,7 +21,8 @@ from sqlalchemy import Connection, select
 from dicehall.engine.events import Resolved, apply_event, decode_event
 from dicehall.server.core.clock import aware
 from dicehall.server.domain.dice.publiclog import hidden_outcomes_of
-from dicehall.server.domain.games.records import EVENTS, GAMES, SEATS, entry_of, load_options
+from dicehall.server.domain.games.records import EVENTS, GAMES, entry_of, load_options
+from dicehall.server.domain.games.seat_results import SEAT_RESULTS
 from dicehall.server.domain.history import find_player
 from dicehall.server.domain.luck_measures import measure_of, measured_games, z_score
 
@@ -78,15 +79,12 @@ def luck_report(conn: Connection, user_id: str, most: int = GAMES_SHOWN) -> dict
     """The luck of ``user_id`` (404 ``no_such_user``) over their latest ``most`` finished
     public games: per game, and totals per game with a z-score."""
     player = find_player(conn, user_id)
+    # Through seat_results' index: the latest games without sorting the whole history.
     found = conn.execute(
-        select(GAMES, SEATS.c.seat.label("my_seat"))
-        .join(SEATS, SEATS.c.game_id == GAMES.c.id)
-        .where(
-            SEATS.c.user_pk == player.pk,
-            GAMES.c.status == "finished",
-            GAMES.c.private.is_(False),
-        )
-        .order_by(GAMES.c.ended_at.desc(), GAMES.c.id.desc())
+        select(GAMES, SEAT_RESULTS.c.seat.label("my_seat"))
+        .select_from(SEAT_RESULTS.join(GAMES, GAMES.c.id == SEAT_RESULTS.c.game_id))
+        .where(SEAT_RESULTS.c.user_pk == player.pk, SEAT_RESULTS.c.private.is_(False))
+        .order_by(SEAT_RESULTS.c.ended_at.desc(), SEAT_RESULTS.c.game_id.desc())
         .limit(most)
     ).all()
     per_game = [game_luck(conn, row, int(row.my_seat)) for row in found]

@@ -43,6 +43,7 @@ from dicehall.server.domain.games.records import (
     quick_bot,
     seats_of,
 )
+from dicehall.server.domain.games.seat_results import record_results
 from dicehall.server.domain.ratings.ladder_results import settle_game
 from dicehall.server.domain.ratings.store import rate_game
 from dicehall.server.domain.tournaments.results import ENDED
@@ -264,8 +265,10 @@ def write_game(conn: Connection, new: GameRecord, remind_at: Any = None) -> None
             "b_ended_at": new.ended_at,
         },
     )
-    if new.status == "finished" and new.rating_kind is not None:
-        rate_game(conn, new)
+    if new.status == "finished":
+        record_results(conn, new)
+        if new.rating_kind is not None:
+            rate_game(conn, new)
     if new.ladder:
         settle_game(conn, new)
     if new.status in ENDED:
