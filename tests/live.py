@@ -90,6 +90,26 @@ def _serve_forked(argv: list[str], env: dict[str, str], log_path: str, cwd: str)
     sys.exit(run(argv))
 
 
+def test_environment(plugins: str, environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment a test's server or worker runs in (``environ``: the one to start
+    from, this process's by default)."""
+    env = {
+        # Slow bots build their tables when a test first needs them, not at every start.
+        "DICEHALL_WARM_BOTS": "0",
+        "DICEHALL_BOT_WORKERS": "1",
+        # A cold hint worker takes seconds to spawn on a loaded CI machine.
+        "DICEHALL_HINT_SECONDS": "60",
+        # One JSON line per request would only fill the log file of a test or benchmark.
+        "DICEHALL_ACCESS_LOG": "0",
+        # No scheduled tournaments in a test's site unless it asks for them.
+        "DICEHALL_TOURNAMENT_SCHEDULE": "",
+        **(os.environ if environ is None else environ),
+        "DICEHALL_PLUGINS": plugins,
+    }
+    env["PYTHONPATH"] = os.getcwd() + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
 @dataclass
 class LiveServer:
     """``dicehall serve`` running as a child process."""
@@ -100,6 +120,8 @@ class LiveServer:
     workers: int = 1
     #: ``module:function`` entries for DICEHALL_PLUGINS (extra games).
     plugins: str = ""
+    #: False: ``--no-background`` (bots, clocks and jobs left to ``dicehall worker``).
+    background: bool = True
     process: ServerProcess | None = None
     log: IO[Any] = field(init=False)
 
@@ -120,20 +142,9 @@ class LiveServer:
         args += ["--port", str(self.port), "--workers", str(self.workers)]
         if self.redis_url:
             args += ["--redis", self.redis_url]
-        # Slow bots build their tables when a test first needs them, not at every start.
-        env = {
-            "DICEHALL_WARM_BOTS": "0",
-            "DICEHALL_BOT_WORKERS": "1",
-            # A cold hint worker takes seconds to spawn on a loaded CI machine.
-            "DICEHALL_HINT_SECONDS": "60",
-            # One JSON line per request would only fill the log file of a test or benchmark.
-            "DICEHALL_ACCESS_LOG": "0",
-            # No scheduled tournaments in a test's site unless it asks for them.
-            "DICEHALL_TOURNAMENT_SCHEDULE": "",
-            **(os.environ if environ is None else environ),
-            "DICEHALL_PLUGINS": self.plugins,
-        }
-        env["PYTHONPATH"] = os.getcwd() + os.pathsep + env.get("PYTHONPATH", "")
+        if not self.background:
+            args.append("--no-background")
+        env = test_environment(self.plugins, environ)
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - lives as long as the server
             prefix="dicehall-server-", suffix=".log", delete=False
         )
@@ -187,6 +198,61 @@ class LiveServer:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.kill()
+
+
+@dataclass
+class LiveWorker:
+    """``dicehall worker`` running as a child process (in a session of its own)."""
+
+    db_url: str
+    redis_url: str | None = None
+    plugins: str = ""
+    environ: dict[str, str] = field(default_factory=dict)
+    process: subprocess.Popen[bytes] | None = None
+    log: IO[Any] = field(init=False)
+
+    def start(self, timeout: float = 60.0) -> None:
+        """Start the worker and wait until it says it runs."""
+        args = ["worker", "--db", self.db_url]
+        if self.redis_url:
+            args += ["--redis", self.redis_url]
+        env = {**test_environment(self.plugins), **self.environ}
+        self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - lives as long as the worker
+            prefix="dicehall-worker-", suffix=".log", delete=False
+        )
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "dicehall", *args],
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        process = self.process
+
+        def running() -> bool:
+            if process.poll() is not None:
+                raise RuntimeError(f"worker exited early: {self.log_tail()}")
+            return "worker running" in self.log_tail(1 << 20)
+
+        wait_until(running, timeout=timeout, interval=0.1, what="the worker to run")
+
+    def log_tail(self, size: int = 4000) -> str:
+        """The end of the worker's output."""
+        with open(self.log.name, "rb") as handle:
+            return handle.read()[-size:].decode(errors="replace")
+
+    def stop(self) -> int | None:
+        """SIGTERM the worker's session and wait; its exit status (None: it had to be
+        killed)."""
+        if self.process is None or self.process.poll() is not None:
+            return None if self.process is None else self.process.returncode
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            return self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+            return None
 
 
 def add_user(services: Services, name: str, password_hash: str = "unused") -> dict[str, str]:

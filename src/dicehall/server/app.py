@@ -23,9 +23,15 @@ from dicehall.server.domain.auth_cache import AuthCache
 from dicehall.server.domain.services import Services, build_services
 from dicehall.server.http import health, metrics
 from dicehall.server.http.accesslog import access_log_enabled
+from dicehall.server.http.dbfaults import RetryReads
 from dicehall.server.http.edge import SiteEdge
-from dicehall.server.web.common import install_login_redirect, install_page_not_found
-from dicehall.server.workers.driver import BotDriver
+from dicehall.server.web.common import (
+    install_login_redirect,
+    install_page_not_found,
+    install_page_unavailable,
+)
+from dicehall.server.workers.background import Background
+from dicehall.server.workers.botstatus import BotStatus, ReportedBotStatus
 from dicehall.server.workers.hintwork import HintService
 from dicehall.server.workers.jobs import SiteJobs
 
@@ -36,16 +42,24 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     """The site as an ASGI application (services are built now unless given)."""
     built = services or build_services(settings or Settings())
 
-    driver = BotDriver(built)
     hints = HintService(built.settings.hint_workers, built.settings.hint_seconds)
     jobs = SiteJobs(built)
+    background = Background(built, jobs) if built.settings.background else None
+    # Without background work here, the bot workers' reports say which bots are warming up.
+    driver: BotStatus
+    reported: ReportedBotStatus | None = None
+    if background is not None:
+        driver = background.driver
+    else:
+        driver = reported = ReportedBotStatus(built)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await built.broker.start()
-        await driver.start()
-        if built.settings.site_jobs:
-            await jobs.start()
+        if background is not None:
+            await background.start()
+        elif reported is not None:
+            await reported.start()
         hints.bind(asyncio.get_running_loop())
         warming = asyncio.get_running_loop().run_in_executor(None, warm_rules)
         startup_gc.resume()
@@ -53,8 +67,10 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
             yield
         finally:
             hints.close()
-            await jobs.stop()
-            await driver.stop()
+            if background is not None:
+                await background.stop()
+            elif reported is not None:
+                await reported.stop()
             await built.broker.stop()
             await warming
 
@@ -80,6 +96,10 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     install_error_handlers(app)
     install_login_redirect(app)
     install_page_not_found(app)
+    install_page_unavailable(app)
+    # Inside the edge: a read run again after its database connection dropped is one
+    # request to the access log and the metrics.
+    app.add_middleware(RetryReads)
     # One layer does ids, access lines, metrics, limits and security headers: refusals
     # are logged and counted with their request id and carry the headers too.
     app.add_middleware(

@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 
 from dicehall import games
 from dicehall.cli.apps import Groups
-from dicehall.cli.commands import fairness, general, ratings, site
+from dicehall.cli.commands import fairness, general, ratings, site, tables
 
 #: The groups that gather one command per game.
 GAME_GROUPS = frozenset({"score", "odds", "hint", "solve"})
@@ -40,6 +40,7 @@ def register_all(groups: Groups, game_commands: Collection[str] | None = None) -
     site.register(groups)
     fairness.register(groups)
     ratings.register(groups)
+    tables.register(groups)
     names = games.available() if game_commands is None else game_commands
     for name in names:
         entry = games.find(name)

@@ -1,4 +1,5 @@
-"""``dicehall serve``, ``dicehall check`` and ``dicehall verify-dice``: the site and its audits."""
+"""``dicehall serve``, ``dicehall worker``, ``dicehall check`` and ``dicehall verify-dice``:
+the site, its background work and its audits."""
 
 from __future__ import annotations
 
@@ -31,6 +32,14 @@ def serve(
         int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")
     ] = 8000,
     workers: Annotated[int, typer.Option("--workers", min=1, max=32, help="Server processes.")] = 1,
+    background: Annotated[
+        bool,
+        typer.Option(
+            "--background/--no-background",
+            help="Play bots' turns, apply clocks and run the site jobs in these processes; "
+            "--no-background leaves them to `dicehall worker` processes.",
+        ),
+    ] = True,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -59,6 +68,8 @@ def serve(
     os.environ["DICEHALL_DB_URL"] = url
     if redis:
         os.environ["DICEHALL_REDIS_URL"] = redis
+    if not background:
+        os.environ["DICEHALL_BACKGROUND"] = "false"
     # Migrate and fill the pool once here, so workers never race to do it.
     settings = _settings_or_fail()
     services = build_services(settings)
@@ -77,6 +88,55 @@ def serve(
         log_config=serve_log_config(),  # the dicehall loggers: JSON lines on stderr, INFO
         **server_options(settings, forwarded_allow_ips),
     )
+
+
+def worker(
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="Database URL (default: SQLite in the user data directory)."),
+    ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option("--redis", help="Redis URL: pushes reach players on every web process."),
+    ] = None,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(
+            "--bot-workers", min=1, max=64, help="Processes for slow bots (default: settings)."
+        ),
+    ] = None,
+) -> None:
+    """Run only the site's background work: bots' turns, clocks, reminders, site jobs.
+
+    Start any number, on this machine or others, beside `dicehall serve --no-background`;
+    they share the work through the database. Stops on SIGTERM or Ctrl-C.
+    """
+    require_extra("sqlalchemy", "site", "dicehall worker")
+    import logging.config
+
+    from dicehall.server.core.config import default_db_url
+    from dicehall.server.http.accesslog import serve_log_config
+    from dicehall.server.workers import node
+
+    if db is None:
+        usable_data_dir()
+    url = db or default_db_url()
+    _require_usable_database(url)
+    os.environ["DICEHALL_DB_URL"] = url
+    if redis:
+        os.environ["DICEHALL_REDIS_URL"] = redis
+    if bot_workers is not None:
+        os.environ["DICEHALL_BOT_WORKERS"] = str(bot_workers)
+    os.environ["DICEHALL_BACKGROUND"] = "true"
+    settings = _settings_or_fail()
+    if settings.redis_url is None and not url.startswith("sqlite"):
+        console.print(
+            "no Redis: players see the bots' moves when their pages ask, not at once",
+            style="yellow",
+        )
+    logging.config.dictConfig(serve_log_config())
+    console.print(f"dicehall worker  database: {url}", soft_wrap=True)
+    node.main(settings)
 
 
 def check(
@@ -179,8 +239,9 @@ def verify_dice(
 
 
 def register(groups: Groups) -> None:
-    """Add ``serve``, ``check`` and ``verify-dice`` to the root command."""
+    """Add ``serve``, ``worker``, ``check`` and ``verify-dice`` to the root command."""
     groups.root.command()(serve)
+    groups.root.command()(worker)
     groups.root.command()(check)
     groups.root.command(name="verify-dice")(verify_dice)
 

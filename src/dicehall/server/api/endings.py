@@ -21,7 +21,7 @@ from dicehall.server.domain.games.payloads import GamePayload
 from dicehall.server.domain.games.records import GameRecord, SeatInfo
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify, run_db, write
-from dicehall.server.workers.driver import BotDriver
+from dicehall.server.workers.botstatus import BotStatus
 
 router = APIRouter(prefix="/api/v1", tags=["games"])
 
@@ -37,7 +37,7 @@ Ending = Callable[..., tuple[GameRecord, list[SeatInfo]]]
 
 async def _end(
     services: Services,
-    driver: BotDriver,
+    driver: BotStatus,
     user: User,
     game_id: int,
     change: Ending,

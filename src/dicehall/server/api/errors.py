@@ -11,11 +11,17 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicehall.engine.errors import CodecError, IllegalMove, InvalidInput, InvalidOptions
+from dicehall.server.core.db import DATABASE_ERRORS, is_disconnect
 from dicehall.server.core.writelock import Busy
 from dicehall.server.domain.dice.pool import PoolEmpty
 from dicehall.server.domain.errors import STATUS, Refused
+from dicehall.server.http.dbfaults import note_dropped
 
 logger = logging.getLogger("dicehall.server")
+
+#: The seconds a client is asked to wait after the database connection dropped: a
+#: terminated session is replaced at once, a restarting server takes a few seconds.
+DATABASE_RETRY_AFTER = 3
 
 
 class ApiError(Refused):
@@ -49,6 +55,11 @@ def _unavailable(code: str, message: str, retry_after: int) -> JSONResponse:
         status_code=503,
         headers={"Retry-After": str(retry_after)},
     )
+
+
+def _first_line(problem: object) -> str:
+    lines = str(problem).strip().splitlines()
+    return lines[0].strip() if lines else type(problem).__name__
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -86,6 +97,27 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _no_dice(_request: Request, exc: PoolEmpty) -> JSONResponse:
         logger.warning("a request found the dice pool empty: %s", exc)
         return _unavailable("no_dice", "new dice are being committed; try again shortly", 2)
+
+    async def _database(request: Request, exc: Exception) -> JSONResponse:
+        # A dropped connection is 503; any other database error stays unexpected (500).
+        if request.scope["type"] != "http" or not is_disconnect(exc):
+            raise exc
+        again = note_dropped(request.scope)
+        logger.warning(
+            "%s %s lost its database connection (%s); %s",
+            request.method,
+            request.url.path,
+            _first_line(getattr(exc, "orig", None) or exc),
+            "running it once more" if again else "answered 503",
+        )
+        return _unavailable(
+            "database_unavailable",
+            "the database cannot be reached just now; try again shortly",
+            DATABASE_RETRY_AFTER,
+        )
+
+    for kind in DATABASE_ERRORS:
+        app.add_exception_handler(kind, _database)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:

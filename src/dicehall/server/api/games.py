@@ -36,7 +36,7 @@ from dicehall.server.domain.games.seating import Answer
 from dicehall.server.domain.reliability import limits_of
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify, read, run_db, write
-from dicehall.server.workers.driver import BotDriver
+from dicehall.server.workers.botstatus import BotStatus
 
 router = APIRouter(prefix="/api/v1", tags=["games"])
 
@@ -84,16 +84,16 @@ class PostAction(BaseModel):
     expected_version: int = Field(ge=0)
 
 
-def _driver_of(request: Request) -> BotDriver:
-    driver: BotDriver = request.app.state.driver
+def _driver_of(request: Request) -> BotStatus:
+    driver: BotStatus = request.app.state.driver
     return driver
 
 
-async def _driver(request: Request) -> BotDriver:
+async def _driver(request: Request) -> BotStatus:
     return _driver_of(request)
 
 
-DriverDep = Annotated[BotDriver, Depends(_driver)]
+DriverDep = Annotated[BotStatus, Depends(_driver)]
 
 
 @router.get("/games/kinds", operation_id="games-kinds", response_model=list[GameKind])
@@ -239,7 +239,7 @@ async def join(
 
 async def _seat_change(
     services: Services,
-    driver: BotDriver,
+    driver: BotStatus,
     user: User,
     game_id: int,
     change: Callable[[Connection, GameRecord], tuple[GameRecord, list[SeatInfo]]],
@@ -298,7 +298,7 @@ async def cancel(
 
 
 async def _answer(
-    services: Services, driver: BotDriver, user: User, game_id: int, answer: Answer
+    services: Services, driver: BotStatus, user: User, game_id: int, answer: Answer
 ) -> GamePayload:
     return await _seat_change(
         services,

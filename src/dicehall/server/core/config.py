@@ -84,6 +84,9 @@ class Settings(BaseSettings):
     #: Signs links the site hands out (invites); empty: a secret made once and kept in the
     #: database, which every process of the site shares.
     secret_key: SecretStr = SecretStr("")
+    #: Whether this process plays bots' turns, applies clocks and runs the site jobs; false
+    #: for web processes beside ``dicehall worker`` processes (``serve --no-background``).
+    background: bool = True
     #: The periodic site jobs (auto-match, tournament rounds, the tournament schedule):
     #: whether this process runs them, and how often each looks for work it was not told
     #: about (seconds).

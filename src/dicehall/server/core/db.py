@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from dicehall.engine.errors import InvalidInput
@@ -105,6 +105,49 @@ def _ping_when_idle(engine: Engine) -> None:
         except Exception as exc:
             # The pool discards this connection and checks out a fresh one.
             raise DisconnectionError(str(exc)) from exc
+
+
+#: PostgreSQL's SQLSTATEs for a connection that is gone or cannot be had: class 08
+#: (connection exception) and the server shutting down, crashed or still starting (57P0x;
+#: ``pg_terminate_backend`` ends a session with 57P01).
+_PG_GONE = ("08", "57P01", "57P02", "57P03")
+
+#: SQLite's primary result codes for a database file that cannot be reached: it cannot be
+#: opened (the disk or its folder went away) or read or written (an I/O error).
+_SQLITE_GONE = frozenset({sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR})
+
+
+#: What a dropped connection is raised as (:func:`is_disconnect` tells which of these are
+#: one): for the error handlers to catch.
+DATABASE_ERRORS = (DBAPIError, DisconnectionError)
+
+
+def is_disconnect(exc: BaseException) -> bool:
+    """True when ``exc`` says the database connection dropped or could not be made (the
+    server restarted, the session was terminated, the file went away), not that a statement
+    was wrong or lost a race (a lock timeout, a serialization failure, a constraint).
+
+    SQLAlchemy marks a drop it noticed on a live connection (``connection_invalidated``:
+    it has then invalidated the pool, so the next checkout connects afresh); a connection
+    refused at connect, or a SQLite file that cannot be opened, it does not mark.
+    """
+    if isinstance(exc, DisconnectionError):
+        return True
+    if not isinstance(exc, DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    if not isinstance(exc, OperationalError):
+        return False
+    orig = exc.orig
+    if isinstance(orig, sqlite3.Error):
+        code = getattr(orig, "sqlite_errorcode", None)
+        return code is not None and code & 0xFF in _SQLITE_GONE
+    # psycopg: an OperationalError with no SQLSTATE is the client's own (connection refused,
+    # server closed the connection, connection is closed); one with a SQLSTATE came from
+    # the server, which only the states above make a connection problem.
+    sqlstate: str | None = getattr(orig, "sqlstate", None)
+    return sqlstate is None or sqlstate.startswith(_PG_GONE)
 
 
 def read_only_engine(url: str) -> Engine:

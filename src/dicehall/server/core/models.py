@@ -752,3 +752,18 @@ class TournamentTable(Base):
     #: The points each seat scored (JSON list, by seat), once the table is done.
     points: Mapped[str | None] = mapped_column(Text, nullable=True)
     done: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class BotTable(Base):
+    """A slow bot's tables for one set of options, as the bot workers report them: so a
+    web process without bot workers of its own can tell a player that a bot is warming up."""
+
+    __tablename__ = "bot_tables"
+
+    kind: Mapped[str] = mapped_column(String(20), primary_key=True)
+    bot: Mapped[str] = mapped_column(String(30), primary_key=True)
+    #: The game's options as canonical JSON (what the tables depend on).
+    options: Mapped[str] = mapped_column(String(400), primary_key=True)
+    #: When a worker first started building them, and when one had them (None: not yet).
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ready_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -55,7 +55,11 @@ class Services:
                 with conn.begin():
                     yield conn
             except BaseException:
-                txn.rolled_back(conn)
+                # A connection that dropped is invalidated: its callbacks went with it (a
+                # record's info is cleared when it reconnects), and touching ``conn.info``
+                # now would connect again, or fail again and hide the first error.
+                if not conn.invalidated:
+                    txn.rolled_back(conn)
                 raise
             txn.committed(conn)
 

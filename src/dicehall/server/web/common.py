@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, TypeVar
 from urllib.parse import quote
@@ -16,6 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicehall import games
 from dicehall.server.core.clock import aware, now
+from dicehall.server.core.db import DATABASE_ERRORS
 from dicehall.server.core.models import AuthSession, User
 from dicehall.server.core.security import SESSION_COOKIE, digest, same
 from dicehall.server.domain.errors import Refused
@@ -107,6 +108,37 @@ def install_page_not_found(app: FastAPI) -> None:
         return not_found(request, who, "There is no page at this address.")
 
     app.add_exception_handler(StarletteHTTPException, not_found_page)
+
+
+def install_page_unavailable(app: FastAPI) -> None:
+    """Answer a dropped database connection under a page with the site's own 503 page (the
+    API keeps its JSON answer; the status and Retry-After are the API handler's, which also
+    logs it and re-raises any other database error as unexpected)."""
+    for kind in DATABASE_ERRORS:
+        json_answer = app.exception_handlers[kind]
+
+        async def unavailable_page(
+            request: Request, exc: Exception, json_answer: Callable[..., object] = json_answer
+        ) -> Response:
+            answer = json_answer(request, exc)
+            response = await answer if inspect.isawaitable(answer) else answer
+            assert isinstance(response, Response)
+            if request.url.path.startswith(("/api/", "/static/")):
+                return response
+            # No visitor here: finding who is looking takes the database.
+            html = page(
+                request,
+                "message.html",
+                user=None,
+                status_code=response.status_code,
+                heading="Back in a moment",
+                message="The site cannot reach its database just now. "
+                "Please try again in a few seconds.",
+            )
+            html.headers["Retry-After"] = response.headers["Retry-After"]
+            return html
+
+        app.add_exception_handler(kind, unavailable_page)
 
 
 def install_login_redirect(app: FastAPI) -> None:

@@ -25,18 +25,17 @@ from typing import Any, TypeVar
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.server.core.clock import now
+from dicehall.server.domain import bot_tables
 from dicehall.server.domain.dice.pool import PoolEmpty
 from dicehall.server.domain.games import bot_turns, ending, play
 from dicehall.server.domain.games.bot_turns import BotTurn
-from dicehall.server.domain.games.payloads import GamePayload
 from dicehall.server.domain.games.records import GameRecord, SeatInfo
 from dicehall.server.domain.ratings import ladder_inactivity
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify
 from dicehall.server.workers import botwork
+from dicehall.server.workers.botstatus import BotStatus, cold_seconds, options_key
 from dicehall.server.workers.procpool import ProcessPool
-
-P = TypeVar("P", bound=GamePayload)
 
 log = logging.getLogger(__name__)
 
@@ -54,16 +53,10 @@ STOP_SECONDS = 10.0
 #: How often the ladders' inactivity drops are looked for (they fall due by the week).
 LADDER_CHECK_SECONDS = 300.0
 
-WarmKey = tuple[str, str, str]
-"""A game kind, a bot name and the game's options (JSON): what a bot's tables depend on."""
+WarmKey = bot_tables.WarmKey
 
 
-def options_key(encoded: Any) -> str:
-    """Options (as the codec encodes them) in one canonical JSON text."""
-    return json.dumps(encoded, sort_keys=True, separators=(",", ":"))
-
-
-class BotDriver:
+class BotDriver(BotStatus):
     """Drives due games in this process; see the module's docstring."""
 
     def __init__(self, services: Services) -> None:
@@ -85,6 +78,7 @@ class BotDriver:
         self._warms_running = 0
         self._warm_slots = max(1, settings.bot_workers - 1)
         self._warmed: set[WarmKey] = set()
+        self._reports: set[asyncio.Task[None]] = set()
         self._next_top_up = 0.0
         self._next_ladder_check = 0.0
         self._stopping = False
@@ -171,6 +165,7 @@ class BotDriver:
 
     def _warm(self, key: WarmKey) -> None:
         self._warming[key] = time.monotonic()
+        self._report(bot_tables.started, key)
         self._warms_running += 1
         future = self._submit(botwork.warm, *key)
         self._warm_builds[key] = future
@@ -186,20 +181,11 @@ class BotDriver:
                 )
                 return
             self._warmed.add(key)
+            self._report(bot_tables.ready, key)
             log.info("bot %s of %s ready in %.1f s", key[1], key[0], task.result())
             self.kick()
 
         future.add_done_callback(done)
-
-    def describe(self, payload: P) -> P:
-        """A game payload with its ``bot_turn`` telling whether a slow bot is warming up."""
-        turn = payload["bot_turn"]
-        if turn and turn.get("slow"):
-            status = self.status(payload["game"], turn["bot"], payload["options"])
-            payload["bot_turn"] = {**turn, **status}
-        elif turn:
-            payload["bot_turn"] = {**turn, "warming_up": False, "eta_s": None}
-        return payload
 
     def status(self, kind: str, bot: str, options: Any) -> dict[str, Any]:
         """Whether a slow bot is warming up for these (encoded) options, and about how long
@@ -207,11 +193,9 @@ class BotDriver:
         key = (kind, bot, options_key(options))
         if key in self._warmed:
             return {"warming_up": False, "eta_s": None}
-        slow = games.get(kind).slow_bots.get(bot)
-        cold = slow.cold_seconds if slow is not None else 0
         started = self._warming.get(key)
         elapsed = 0.0 if started is None else time.monotonic() - started
-        return {"warming_up": True, "eta_s": max(1, round(cold - elapsed))}
+        return {"warming_up": True, "eta_s": max(1, round(cold_seconds(kind, bot) - elapsed))}
 
     # -- the loop -----------------------------------------------------------------------------
 
@@ -361,8 +345,9 @@ class BotDriver:
         elif key in self._warm_queue:
             self._warm_queue.remove(key)  # this decision builds them
         cold = key not in self._warmed
-        if cold:
-            self._warming.setdefault(key, time.monotonic())
+        if cold and key not in self._warming:
+            self._warming[key] = time.monotonic()
+            self._report(bot_tables.started, key)
         slow = game.slow_bots[turn.bot]
         budget = self.decision_seconds + (slow.cold_seconds * 4 if cold else 0)
         try:
@@ -371,7 +356,9 @@ class BotDriver:
                     botwork.decide, turn.kind, turn.bot, turn.state, turn.seat
                 )
             self._warming.pop(key, None)
-            self._warmed.add(key)
+            if cold:
+                self._warmed.add(key)
+                self._report(bot_tables.ready, key)
         except TimeoutError:
             log.warning(
                 "bot %s of %s took over %.0f s; %s decides instead",
@@ -386,6 +373,18 @@ class BotDriver:
         return codec.loads(chosen, game.game.action_type)
 
     # -- plumbing -----------------------------------------------------------------------------
+
+    def _report(self, what: Callable[[Any, WarmKey, Any], None], key: WarmKey) -> None:
+        # For web processes without bot workers: a lost report only makes an estimate stale.
+        async def report() -> None:
+            try:
+                await self._write(lambda conn: what(conn, key, now()))
+            except Exception:
+                log.warning("could not report %s of %s: %s", what.__name__, key[:2], exc_info=True)
+
+        task = asyncio.get_running_loop().create_task(report())
+        self._reports.add(task)
+        task.add_done_callback(self._reports.discard)
 
     def _submit(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         return self.bots.submit(fn, *args)

@@ -21,7 +21,6 @@ from dicehall.engine import codec
 from dicehall.engine.errors import InvalidOptions
 from dicehall.server.core.clock import aware
 from dicehall.server.core.models import User
-from dicehall.server.core.txn import after_commit
 from dicehall.server.domain.automatch import estimate, locks, open_seats
 from dicehall.server.domain.automatch.records import TICKETS
 from dicehall.server.domain.dice.pool import DicePool
@@ -29,7 +28,7 @@ from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games import quotas
 from dicehall.server.domain.games.pace import BadPace, Pace, parse_pace
 from dicehall.server.domain.games.records import GameRecord, SeatInfo, entry_of
-from dicehall.server.domain.jobs import announce
+from dicehall.server.domain.jobs import wake
 from dicehall.server.domain.ratings import kinds
 
 #: Waiting tickets one player may hold (one per game).
@@ -192,13 +191,9 @@ def file(
     row = conn.execute(select(TICKETS).where(TICKETS.c.id == ticket_id)).one()
     seated = open_seats.fill(conn, pool, [row], {user.id: user.user_id}, at, limits)
     if not seated:
-        after_commit(conn, _wake_matcher)  # two players asking at once meet at once
+        wake(conn, "automatch")  # two players asking at once meet at once
     row = conn.execute(select(TICKETS).where(TICKETS.c.id == ticket_id)).one()
     return Filed(ticket_json(conn, row, at), [(s.record, s.seats) for s in seated])
-
-
-def _wake_matcher() -> None:
-    announce("automatch")
 
 
 def cancel(conn: Connection, user_pk: int, ticket_id: int, at: datetime) -> dict[str, Any]:

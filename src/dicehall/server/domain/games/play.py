@@ -18,8 +18,7 @@ from dicehall.engine.events import Acted, Event, Resolved, decode_event
 from dicehall.engine.game import Chance, Finished, ToAct
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import TurnTime, User
-from dicehall.server.core.txn import after_commit
-from dicehall.server.domain import notifications, vacation
+from dicehall.server.domain import jobs, notifications, vacation
 from dicehall.server.domain.dice.bags import FULL_BAG, draw_from
 from dicehall.server.domain.dice.pool import SET_SIZE, SETS, DicePool
 from dicehall.server.domain.dice.publiclog import hidden_outcomes_of, is_hidden, public_events
@@ -241,7 +240,7 @@ def store(
     if finished:
         withhold_unshown_dice(conn, record)
     if new.bot_due:
-        after_commit(conn, announce_bot_due)
+        jobs.wake(conn, jobs.BOTS, announce_bot_due)
     return new
 
 

@@ -14,12 +14,10 @@ their place in the standings.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
 from dicehall.server.core.models import User
-from dicehall.server.core.txn import after_commit
 from dicehall.server.domain import jobs
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people import relations
@@ -125,11 +123,7 @@ def join(conn: Connection, user: User, tournament_id: int, at: datetime) -> None
     live.changed(conn, tournament_id, version)
     count = len(players_of(conn, tournament_id))
     if tournament.starts_at is None and tournament.size is not None and count >= tournament.size:
-        after_commit(conn, _wake_the_job)
-
-
-def _wake_the_job() -> Any:
-    jobs.announce("tournaments")
+        jobs.wake(conn, "tournaments")
 
 
 def withdraw(conn: Connection, user: User, tournament_id: int, at: datetime) -> None:

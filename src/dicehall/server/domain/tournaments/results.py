@@ -20,7 +20,6 @@ from collections.abc import Sequence
 
 from sqlalchemy import Connection, bindparam, func, select, update
 
-from dicehall.server.core.txn import after_commit
 from dicehall.server.domain import jobs
 from dicehall.server.domain.games.records import GameRecord, SeatInfo, seats_of
 from dicehall.server.domain.ratings.store import place_groups
@@ -126,8 +125,4 @@ def _settle(conn: Connection, tournament: Row_, table: Row_, record: GameRecord)
     live.changed(conn, tournament.id, version)
     current = tournament.status == "running" and table.round == tournament.round
     if current and round_done(conn, tournament.id, table.round):
-        after_commit(conn, _wake_the_job)
-
-
-def _wake_the_job() -> None:
-    jobs.announce("tournaments")
+        jobs.wake(conn, "tournaments")
