@@ -8,6 +8,7 @@ from fastapi import FastAPI
 
 from dicehall.server.app import create_app
 from dicehall.server.core.config import Settings
+from dicehall.server.workers.procpool import die_with_supervisor
 
 
 def settings_from_env() -> Settings:
@@ -31,5 +32,6 @@ def load_plugins() -> None:
 
 def app_from_env() -> FastAPI:
     """A fresh application configured from the environment (uvicorn ``--factory``)."""
+    die_with_supervisor()  # a worker of `dicehall serve --workers N` ends with it
     load_plugins()
     return create_app(settings_from_env())

@@ -77,6 +77,12 @@ def serve(
     console.print(f"dicehall on http://{host}:{port}  database: {url}", soft_wrap=True)
     from dicehall.server.http.accesslog import serve_log_config
     from dicehall.server.http.limits import server_options
+    from dicehall.server.workers.procpool import SUPERVISOR_ENV
+
+    if workers > 1:
+        os.environ[SUPERVISOR_ENV] = str(os.getpid())  # its workers die with this process
+    else:
+        os.environ.pop(SUPERVISOR_ENV, None)
 
     uvicorn.run(
         "dicehall.server.asgi:app_from_env",
@@ -84,8 +90,9 @@ def serve(
         host=host,
         port=port,
         workers=workers,
-        log_level="warning",
-        log_config=serve_log_config(),  # the dicehall loggers: JSON lines on stderr, INFO
+        # The levels are serve_log_config's (a log_level would hide uvicorn's INFO lines,
+        # "Child process [pid] died" among them); JSON lines on stderr.
+        log_config=serve_log_config(),
         **server_options(settings, forwarded_allow_ips),
     )
 

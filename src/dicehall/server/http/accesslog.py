@@ -172,8 +172,11 @@ class JsonFormatter(logging.Formatter):
 
 
 def serve_log_config(base: dict[str, Any] | None = None) -> dict[str, Any]:
-    """uvicorn's logging configuration plus the ``dicehall`` loggers: INFO and up, as JSON
-    lines on stderr (every worker process applies it at start)."""
+    """uvicorn's logging configuration plus the ``dicehall`` loggers and ``uvicorn.error``
+    (its processes starting, stopping, and dying: "Child process [pid] died"): INFO and up,
+    as JSON lines on stderr; uvicorn's access lines only from WARNING (the edge writes the
+    site's). Every worker process applies it at start; the levels hold while uvicorn is
+    given no ``log_level``, which would override them."""
     if base is None:
         from uvicorn.config import LOGGING_CONFIG
 
@@ -187,9 +190,8 @@ def serve_log_config(base: dict[str, Any] | None = None) -> dict[str, Any]:
         "formatter": "dicehall_json",
         "stream": "ext://sys.stderr",
     }
-    config.setdefault("loggers", {})["dicehall"] = {
-        "handlers": ["dicehall_json"],
-        "level": "INFO",
-        "propagate": False,
-    }
+    loggers = config.setdefault("loggers", {})
+    for name in ("dicehall", "uvicorn.error"):
+        loggers[name] = {"handlers": ["dicehall_json"], "level": "INFO", "propagate": False}
+    loggers.setdefault("uvicorn.access", {})["level"] = "WARNING"
     return config

@@ -12,15 +12,26 @@ killer, or a service manager's SIGTERM to every process of the server) leaves it
 lock held, and ``Pool.terminate()`` then waits for it forever, which hung the server's
 shutdown. An executor reports a dead worker as ``BrokenProcessPool``; the task fails (the
 bot's fallback or a 503 takes over) and the next task starts a fresh pool.
+
+A worker dies with the process that started it (:func:`die_with_parent`): a uvicorn worker
+killed with SIGKILL (by hand, the OOM killer, or uvicorn's own health check) leaves no pool
+behind. Nor multiprocessing's resource tracker: it ignores SIGTERM and ends (after freeing
+what the dead left registered) when the last process holding its pipe ends, and every
+process of the site holds it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import ctypes
 import multiprocessing
+import os
 import signal
-from collections.abc import Callable
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -31,10 +42,73 @@ class PoolBusy(Exception):
     """The pool already holds as much waiting work as it accepts."""
 
 
-def _ignore_interrupts() -> None:
+#: ``PR_SET_PDEATHSIG`` of ``<linux/prctl.h>``.
+_PR_SET_PDEATHSIG = 1
+#: How often a worker's watch thread asks whether its parent still lives.
+WATCH_SECONDS = 1.0
+#: Set by ``dicehall serve --workers N`` to its pid, for its uvicorn workers.
+SUPERVISOR_ENV = "DICEHALL_SUPERVISOR_PID"
+
+
+def die_with_parent(parent: int, *, kernel_signal: bool = True) -> None:
+    """End this process as soon as ``parent`` (the pid of the process that started it) ends.
+
+    On Linux, with ``kernel_signal``, the kernel sends SIGKILL when the parent ends
+    (``PR_SET_PDEATHSIG``). The kernel sends it when the *thread* that forked this process
+    ends, so ask for it only when that thread lives as long as its process. Everywhere, a
+    daemon thread also checks every :data:`WATCH_SECONDS` that the parent is still the
+    parent (an orphan is handed to init or a subreaper). A parent that ended before either
+    was in place ends this process at once.
+    """
+    if kernel_signal and sys.platform == "linux":
+        libc = ctypes.CDLL(None)
+        # A failure leaves the watch thread, which is enough (only slower).
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+    watch = threading.Thread(target=_watch, args=(parent,), name="dicehall-parent", daemon=True)
+    watch.start()
+
+
+def die_with_supervisor(environ: Mapping[str, str] = os.environ) -> None:
+    """In a uvicorn worker of ``dicehall serve --workers N``: die with the supervisor, whose
+    main thread starts every worker (so the kernel's signal is safe); elsewhere nothing."""
+    supervisor = environ.get(SUPERVISOR_ENV)
+    if supervisor:
+        die_with_parent(int(supervisor))
+
+
+def _watch(parent: int) -> None:
+    # The kernel's signal kills even while a table build holds the interpreter lock (and so
+    # stalls this thread); this thread serves where that signal is not asked for.
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
+
+
+class _Spawner:
+    """Who starts a worker: the pool's process, and whether its main thread forks the
+    worker. A spawned worker's arguments are pickled in the thread that then forks it, so
+    :meth:`__getstate__` sees that thread."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.main_thread = False
+
+    def __getstate__(self) -> dict[str, object]:
+        return {
+            "pid": self.pid,
+            "main_thread": threading.current_thread() is threading.main_thread(),
+        }
+
+
+def _start_worker(spawner: _Spawner) -> None:
     # Ctrl-C in a terminal reaches the whole process group: the server stops its workers
     # itself, so they ignore it rather than print a traceback each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Only the main thread lives as long as the process (a thread that ends would take the
+    # worker with it under PR_SET_PDEATHSIG).
+    die_with_parent(spawner.pid, kernel_signal=spawner.main_thread)
 
 
 class ProcessPool:
@@ -123,6 +197,7 @@ class ProcessPool:
             self._executor = concurrent.futures.ProcessPoolExecutor(
                 self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_ignore_interrupts,
+                initializer=_start_worker,
+                initargs=(_Spawner(),),
             )
         return self._executor
