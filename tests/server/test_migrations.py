@@ -3,8 +3,13 @@
 
 from __future__ import annotations
 
+import threading
+import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
+import psycopg
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -13,9 +18,10 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, text
 
-from dicehall.server.core.db import at_head, head_revision, migrate
+from dicehall.server.core.db import at_head, head_revision, make_engine, migrate
 from dicehall.server.core.models import Base
 from dicehall.server.domain.services import Services
+from tests.server.conftest import PG_ADMIN
 
 ALEMBIC_INI = Path(__file__).resolve().parents[2] / "alembic.ini"
 
@@ -64,3 +70,29 @@ def test_an_empty_database_is_not_at_the_head(tmp_path: Path) -> None:
     engine = create_engine(f"sqlite:///{tmp_path / 'new.sqlite3'}")
     assert not at_head(engine)
     engine.dispose()
+
+
+def test_processes_starting_together_on_postgresql_migrate_once(postgres_ok: bool) -> None:
+    # Web nodes and workers may start at the same moment on an empty database: one applies
+    # the migrations under an advisory lock, the others wait for it and find the head.
+    if not postgres_ok:
+        pytest.skip("PostgreSQL is not running here (CI requires it)")
+    name = f"dicehall_race_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    engines = [make_engine(f"postgresql://postgres@127.0.0.1:5432/{name}") for _ in range(3)]
+    try:
+        barrier = threading.Barrier(len(engines))
+
+        def start(engine: Any) -> None:
+            barrier.wait()
+            migrate(engine)
+
+        with ThreadPoolExecutor(len(engines)) as pool:
+            list(pool.map(start, engines))
+        assert all(at_head(engine) for engine in engines)
+    finally:
+        for engine in engines:
+            engine.dispose()
+        with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')

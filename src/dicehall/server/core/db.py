@@ -197,13 +197,20 @@ def head_revision() -> str:
     return max(name[1:5] for name in names if name.startswith("v") and name.endswith(".py"))
 
 
+#: The PostgreSQL advisory lock that migrations are applied under ("dicehall" in ASCII).
+_MIGRATE_LOCK = 0x6469636568616C6C
+
+
+def _stored_revision(connection: Connection) -> list[str]:
+    if not inspect(connection).has_table("alembic_version"):
+        return []
+    return [row[0] for row in connection.execute(text("SELECT version_num FROM alembic_version"))]
+
+
 def at_head(engine: Engine) -> bool:
     """True when the database's schema is already the newest (nothing to migrate)."""
     with engine.connect() as connection:
-        if not inspect(connection).has_table("alembic_version"):
-            return False
-        stored = connection.execute(text("SELECT version_num FROM alembic_version")).all()
-    return [row[0] for row in stored] == [head_revision()]
+        return _stored_revision(connection) == [head_revision()]
 
 
 def migrate(engine: Engine) -> None:
@@ -227,6 +234,14 @@ def migrate(engine: Engine) -> None:
             _driver_pragma(connection, "PRAGMA foreign_keys=OFF")
         try:
             with connection.begin():
+                if not sqlite:
+                    # Several processes may start at once (web nodes, workers): one migrates,
+                    # the others wait for it here and then find nothing left to do.
+                    connection.execute(
+                        text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATE_LOCK}
+                    )
+                    if _stored_revision(connection) == [head_revision()]:
+                        return
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
                 if sqlite:
