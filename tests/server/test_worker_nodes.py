@@ -43,7 +43,9 @@ def game_of(client: httpx2.Client, headers: dict[str, str], game_id: int) -> Any
 def bot_to_move(client: httpx2.Client, headers: dict[str, str]) -> Any:
     """A new game where the slow bot moves next (the player passes the first turn to it)."""
     for _ in range(10):
-        game = client.post(f"{API}/games", json=BODY, headers=headers).json()
+        created = client.post(f"{API}/games", json=BODY, headers=headers)
+        assert created.status_code == 201, created.text
+        game = created.json()
         if game["bot_turn"] is not None:
             return game
         # The player moves first: play the first legal action, then the bot is due.
@@ -97,10 +99,12 @@ def test_a_worker_plays_the_bots_of_web_processes_without_background(
                     return any(w.ready_at for k, w in bot_tables.every(conn).items())
 
             wait_until(reported_ready, timeout=30, what="the worker to report the bot ready")
-            # The web process reads the report within its refresh.
+            # The web process reads the report within its refresh (a game a try, few enough
+            # for the quota on new games).
             wait_until(
                 lambda: bot_to_move(client, alice)["bot_turn"]["warming_up"] is False,
                 timeout=20,
+                interval=1.5,
                 what="the web process to say the bot is warm",
             )
         finally:

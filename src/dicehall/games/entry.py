@@ -115,6 +115,10 @@ class GameEntry:
     #: directory or built), run by the site in the background at start-up so that no move
     #: waits for them; None: the rules need none.
     warm: str | None = None
+    #: ``"module:function"``, ``(report or None) -> None``: from now on, this process's
+    #: table builds for the game's slow bots tell ``report(fraction done)`` how they go
+    #: (None: stop), so a warm-up's estimate follows the build; None: no progress to tell.
+    progress: str | None = None
     #: ``"module:function"`` of a :data:`FastPlay` that plays some bot line-ups of a whole
     #: game faster than the engine, with the same result; ``dicehall sim`` uses it when it
     #: answers. None: the engine plays every game.

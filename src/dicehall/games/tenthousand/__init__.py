@@ -40,6 +40,7 @@ ENTRY = GameEntry(
     hint="dicehall.games.tenthousand.seat_hint:seat_hint",
     narration="dicehall.games.tenthousand.narration:narrate",
     fast_play="dicehall.games.tenthousand.fastsim:fast_play",
+    progress="dicehall.games.tenthousand.cache:report_progress",
     title="Ten Thousand",
     # beta and tau from ``bench/ratings_calibrate.py`` (the site's constants version 2,
     # figures in docs/site-ratings.md "Calibration").

@@ -101,6 +101,20 @@ def show_progress_with(display: ProgressDisplay | None) -> None:
     _display = display
 
 
+def report_progress(report: Callable[[float], None] | None) -> None:
+    """Tell ``report`` the fraction done of every solve with no progress callback of its own
+    (the site's bot workers); None stops."""
+    if report is None:
+        show_progress_with(None)
+        return
+
+    @contextlib.contextmanager
+    def fractions(_description: str) -> Iterator[Progress]:
+        yield lambda done, total: report(done / total if total else 0.0)
+
+    show_progress_with(fractions)
+
+
 def forget() -> None:
     """Drop the solutions this process holds (the next lookup reads the disk again)."""
     _solved.clear()

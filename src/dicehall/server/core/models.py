@@ -767,3 +767,5 @@ class BotTable(Base):
     #: When a worker first started building them, and when one had them (None: not yet).
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ready_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The fraction of the build done, as the build last told it (None: it tells none).
+    progress: Mapped[float | None] = mapped_column(Float, nullable=True)

@@ -23,10 +23,12 @@ OPTIONS_MAX = 400
 
 
 class Warmth(NamedTuple):
-    """When a worker first started building a bot's tables, and when one had them."""
+    """When a worker first started building a bot's tables, when one had them, and the
+    fraction of the build done as it last told."""
 
     started_at: datetime
     ready_at: datetime | None
+    progress: float | None = None
 
 
 def _where(key: WarmKey) -> ColumnElement[bool]:
@@ -60,12 +62,26 @@ def ready(conn: Connection, key: WarmKey, at: datetime) -> None:
     )
 
 
+def progressed(conn: Connection, key: WarmKey, at: datetime, fraction: float) -> None:
+    """A worker's build of ``key``'s tables is ``fraction`` done."""
+    if len(key[2]) > OPTIONS_MAX:
+        return
+    started(conn, key, at)
+    conn.execute(
+        update(BOT_TABLES)
+        .where(_where(key), BOT_TABLES.c.ready_at.is_(None))
+        .values(progress=fraction)
+    )
+
+
 def every(conn: Connection) -> dict[WarmKey, Warmth]:
     """Every report, by key."""
     rows = conn.execute(select(BOT_TABLES)).all()
     return {
         (row.kind, row.bot, row.options): Warmth(
-            aware(row.started_at), None if row.ready_at is None else aware(row.ready_at)
+            aware(row.started_at),
+            None if row.ready_at is None else aware(row.ready_at),
+            row.progress,
         )
         for row in rows
     }

@@ -34,7 +34,8 @@ from dicehall.server.domain.ratings import ladder_inactivity
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import notify
 from dicehall.server.workers import botwork
-from dicehall.server.workers.botstatus import BotStatus, cold_seconds, options_key
+from dicehall.server.workers.botstatus import BotStatus, cold_seconds, eta_seconds, options_key
+from dicehall.server.workers.buildprogress import BuildProgress
 from dicehall.server.workers.procpool import ProcessPool
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,7 @@ class BotDriver(BotStatus):
         self._driving: dict[int, asyncio.Task[None]] = {}
         #: When each table started warming, and which are ready in the pool.
         self._warming: dict[WarmKey, float] = {}
+        self._progress = BuildProgress()
         self._warm_queue: list[WarmKey] = []
         self._warm_builds: dict[WarmKey, asyncio.Future[float]] = {}
         self._warms_running = 0
@@ -90,6 +92,7 @@ class BotDriver(BotStatus):
     async def start(self) -> None:
         """Start driving; build the slow bots' tables for default options in the pool."""
         self._loop = asyncio.get_running_loop()
+        self._progress.open()
         self.bots.bind(self._loop)
         self._wake = asyncio.Event()
         play.listen_bot_due(self.kick)
@@ -115,6 +118,7 @@ class BotDriver(BotStatus):
             for task in late:
                 log.warning("%s did not stop within %.0f s", task.get_name(), STOP_SECONDS)
         self.bots.close()
+        self._progress.close()
 
     def load(self) -> tuple[int, int, int]:
         """Games driven now, bot tasks waiting in or running in the pool, and the clock
@@ -167,13 +171,13 @@ class BotDriver(BotStatus):
         self._warming[key] = time.monotonic()
         self._report(bot_tables.started, key)
         self._warms_running += 1
-        future = self._submit(botwork.warm, *key)
+        future = self._submit(botwork.warm, *key, self._progress.path(key))
         self._warm_builds[key] = future
 
         def done(task: asyncio.Future[float]) -> None:
             self._warms_running -= 1
             self._warm_builds.pop(key, None)
-            self._warming.pop(key, None)
+            self._forget_warming(key)
             self._pump_warm()
             if task.cancelled() or task.exception() is not None:
                 log.warning(
@@ -195,7 +199,9 @@ class BotDriver(BotStatus):
             return {"warming_up": False, "eta_s": None}
         started = self._warming.get(key)
         elapsed = 0.0 if started is None else time.monotonic() - started
-        return {"warming_up": True, "eta_s": max(1, round(cold_seconds(kind, bot) - elapsed))}
+        fraction = None if started is None else self._progress.fraction(key)
+        left = eta_seconds(cold_seconds(kind, bot), elapsed, fraction)
+        return {"warming_up": True, "eta_s": left}
 
     # -- the loop -----------------------------------------------------------------------------
 
@@ -218,6 +224,7 @@ class BotDriver(BotStatus):
                 log.exception("the bot driver's round failed; it goes on")
 
     async def _round(self) -> None:
+        self._tell_progress()
         if time.monotonic() >= self._next_top_up:
             self._next_top_up = time.monotonic() + TOP_UP_SECONDS
             await self._top_up()
@@ -353,9 +360,14 @@ class BotDriver(BotStatus):
         try:
             async with asyncio.timeout(budget):
                 chosen = await self._submit(
-                    botwork.decide, turn.kind, turn.bot, turn.state, turn.seat
+                    botwork.decide,
+                    turn.kind,
+                    turn.bot,
+                    turn.state,
+                    turn.seat,
+                    self._progress.path(key) if cold else None,
                 )
-            self._warming.pop(key, None)
+            self._forget_warming(key)
             if cold:
                 self._warmed.add(key)
                 self._report(bot_tables.ready, key)
@@ -371,6 +383,17 @@ class BotDriver(BotStatus):
                 botwork.decide, turn.kind, slow.fallback, turn.state, turn.seat
             )
         return codec.loads(chosen, game.game.action_type)
+
+    # -- progress of table builds -------------------------------------------------------------
+
+    def _tell_progress(self) -> None:
+        # For web processes without bot workers: the builds' progress, when it moved.
+        for key, fraction in self._progress.moved(list(self._warming)):
+            self._report(functools.partial(bot_tables.progressed, fraction=fraction), key)
+
+    def _forget_warming(self, key: WarmKey) -> None:
+        self._warming.pop(key, None)
+        self._progress.forget(key)
 
     # -- plumbing -----------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """bot tables: which slow bots' tables the bot workers have built
 
-New table bot_tables (kind, bot, options; started_at, ready_at), written by the bot
+New table bot_tables (kind, bot, options; started_at, ready_at, progress), written by the bot
 workers, read by web processes that have no bot workers of their own (``dicehall serve
 --no-background`` beside ``dicehall worker``).
 
@@ -28,6 +28,7 @@ def upgrade() -> None:
         sa.Column("options", sa.String(length=400), nullable=False),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("ready_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("progress", sa.Float(), nullable=True),
         sa.PrimaryKeyConstraint("kind", "bot", "options"),
     )
 
