@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from dicehall.games.tenthousand import cache
 from dicehall.server.core.clock import now
 from dicehall.server.domain import bot_tables
@@ -39,16 +41,40 @@ def test_games_that_tell_no_progress_write_nothing(tmp_path: Path) -> None:
 
 
 def test_the_estimate_follows_the_build_once_it_has_told_enough() -> None:
-    # Declared 75 s; 20 s in and a quarter done: 60 s left at the pace so far.
-    assert eta_seconds(75, 20.0, 0.25) == 60
-    # Too little told yet, or nothing: the declared cold start less the time spent.
-    assert eta_seconds(75, 20.0, 0.01) == 55
+    # What the build's pace says is left, else the declared 75 s less the time spent.
+    assert eta_seconds(75, 20.0, 60.4) == 60
     assert eta_seconds(75, 20.0, None) == 55
     assert eta_seconds(75, 100.0, None) == 1
+    assert eta_seconds(75, 20.0, -3.0) == 1
     moment = now()
-    report = bot_tables.Warmth(moment - timedelta(seconds=30), None, 0.5)
-    assert eta("tenthousand", "optimal", report, moment) == 30
-    assert eta("tenthousand", "optimal", None, moment) == 75
+    # A worker told 40 s left 10 s ago: 30 s left now (whatever the time since the start).
+    told = bot_tables.Warmth(
+        moment - timedelta(seconds=70), None, 0.5, 40.0, moment - timedelta(seconds=10)
+    )
+    assert eta("tenthousand", "optimal", told, moment) == 30
+    # Declared 30 s for Ten Thousand's optimal bot on an idle machine.
+    untold = bot_tables.Warmth(moment - timedelta(seconds=10), None)
+    assert eta("tenthousand", "optimal", untold, moment) == 20
+    assert eta("tenthousand", "optimal", None, moment) == 30
+
+
+def test_the_time_left_is_the_builds_pace_since_its_first_report() -> None:
+    progress = BuildProgress()
+    key = ("tenthousand", "optimal", "{}")
+    progress.open()
+    try:
+        path = Path(str(progress.path(key)))
+        assert progress.left_s(key, 100.0) is None  # nothing told yet
+        # Its first report comes 30 s into the build, 10% done: the pace starts here.
+        path.write_text('{"fraction": 0.1}')
+        assert progress.left_s(key, 130.0) is None
+        path.write_text('{"fraction": 0.4}')
+        # 0.3 done in 20 s: 0.6 left takes 40 s (not 60 s, as from the build's start).
+        assert progress.left_s(key, 150.0) == pytest.approx(40.0)
+        path.write_text('{"fraction": 1.0}')
+        assert progress.left_s(key, 170.0) is None
+    finally:
+        progress.close()
 
 
 def test_the_driver_tells_each_change_once_and_forgets_ended_builds() -> None:

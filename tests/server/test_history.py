@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from dicehall.server.core.models import GameRow, SeatResult
 from dicehall.server.domain import history
 from dicehall.server.domain.games import quotas
+from dicehall.server.domain.games.seat_results import recount
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
 from tests.server.resigning import resign
@@ -199,6 +200,8 @@ def test_results_filters_and_the_record(
             .values(result=json.dumps({**result, "winners": [0, 1]}))
         )
         db.execute(update(SeatResult).where(SeatResult.game_id == shared).values(outcome="draw"))
+        seated = db.scalars(select(SeatResult.user_pk).where(SeatResult.game_id == shared))
+        recount(db.connection(), list(seated))
     playing = start_vs_bot(client, alice, "boatzee")
 
     games = every_page(client, "alice")
@@ -276,10 +279,13 @@ def test_history_pages_and_the_record_never_sort_a_whole_history(
                 statement = history.page_statement(alice, viewer, query)
                 plan = explain(conn, statement)
                 assert "TEMP B-TREE" not in plan and "seat_results" in plan, (params, plan)
-        for viewer in (alice.pk, None):
-            record = explain(conn, history.record_statement(alice, viewer, None))
-            assert "COVERING INDEX ix_seat_results_record" in record, record
-            assert "TEMP B-TREE" not in record, record
+        # The record: the player's counts by their key, and a signed-in stranger's shared
+        # private games through the player's private games alone.
+        for viewer in (alice.pk, None, alice.pk + 1):
+            for statement in history.record_statements(alice, viewer, None):
+                record = explain(conn, statement)
+                assert "USING" in record and "SCAN" not in record, record
+                assert "seat_records" in record or "ix_seat_results_private" in record, record
 
 
 def explain(conn: Any, statement: Any) -> str:
@@ -317,6 +323,11 @@ def test_private_games_are_listed_to_their_players_only(
     }
     mine = client.get(f"{API}/users/alice/record", headers=alice).json()
     assert mine == {"games": {"boss": {"win": 0, "loss": 2, "draw": 0}}}
+    # Bob sat in the private game, so he counts it; Carol did not.
+    shared = client.get(f"{API}/users/alice/record", headers=bob).json()
+    assert shared == {"games": {"boss": {"win": 0, "loss": 2, "draw": 0}}}
+    stranger = client.get(f"{API}/users/alice/record", headers=carol).json()
+    assert stranger == {"games": {"boss": {"win": 0, "loss": 1, "draw": 0}}}
 
 
 @pytest.mark.both_databases

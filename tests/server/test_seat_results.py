@@ -14,7 +14,8 @@ from sqlalchemy import select
 
 from dicehall.server.core.db import at_head
 from dicehall.server.domain.games import quotas
-from dicehall.server.domain.games.seat_results import SEAT_RESULTS, outcomes
+from dicehall.server.domain.games.seat_results import SEAT_RECORDS, SEAT_RESULTS, outcomes
+from dicehall.server.domain.history import find_player
 from dicehall.server.domain.services import Services
 from tests.server.conftest import MakeUser
 from tests.server.test_history import lost_game, start_vs_bot, won_game
@@ -27,9 +28,9 @@ def _many_creates(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(quotas, "CREATES_PER_MINUTE", 10_000)
 
 
-def rows(services: Services) -> list[tuple[Any, ...]]:
+def rows(services: Services, table: Any = SEAT_RESULTS) -> list[tuple[Any, ...]]:
     with services.read_conn() as conn:
-        found = conn.execute(select(SEAT_RESULTS).order_by(*SEAT_RESULTS.primary_key)).all()
+        found = conn.execute(select(table).order_by(*table.primary_key)).all()
     return [tuple(row) for row in found]
 
 
@@ -38,10 +39,18 @@ def test_the_migration_rebuilds_what_the_site_wrote(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
     alice, bob = make_user("alice"), make_user("bob")
+    with services.read_conn() as conn:
+        alice_pk, bob_pk = (find_player(conn, name).pk for name in ("alice", "bob"))
     lost = lost_game(client, alice, "tenthousand")
     won = won_game(client, alice, bob, "bob")
     start_vs_bot(client, alice, "boatzee")  # in progress: no row
-    written = rows(services)
+    written, counted = rows(services), rows(services, SEAT_RECORDS)
+    # The counts kept as games end are the counts of the rows.
+    assert counted == [
+        (alice_pk, "tenthousand", "loss", False, 1),
+        (alice_pk, "tenthousand", "win", False, 1),
+        (bob_pk, "tenthousand", "loss", False, 1),
+    ]
     by_game = {(row[0], row[1]): row for row in written}
     # The person's seat only (not the bot's), with the outcome and the game's own flags.
     assert {key: by_game[key][4] for key in by_game} == {
@@ -58,6 +67,7 @@ def test_the_migration_rebuilds_what_the_site_wrote(
         config.attributes["connection"] = conn
         command.upgrade(config, "head")
     assert rows(services) == written
+    assert rows(services, SEAT_RECORDS) == counted
 
 
 def test_outcomes_and_scores_come_from_the_stored_result() -> None:

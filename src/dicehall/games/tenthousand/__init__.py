@@ -28,8 +28,9 @@ BOTS = LazyBots(
     },
 )
 
-#: ``optimal`` solves its tables on first use for a game's options (about 30 s to 75 s).
-SLOW_BOTS: dict[str, SlowBot] = {"optimal": SlowBot(fallback="max_expected", cold_seconds=75)}
+#: ``optimal`` solves its tables on first use for a game's options: about 30 s on an idle
+#: machine (its estimate then follows the solve's own progress: ``progress`` below).
+SLOW_BOTS: dict[str, SlowBot] = {"optimal": SlowBot(fallback="max_expected", cold_seconds=30)}
 
 ENTRY = GameEntry(
     "tenthousand",

@@ -153,7 +153,8 @@ class SeatRow(Base):
     __tablename__ = "game_seats"
     __table_args__ = (
         UniqueConstraint("game_id", "seat"),
-        Index("ix_game_seats_user", "user_pk"),
+        #: A player's seats by game: "is this player seated in this game" is one probe.
+        Index("ix_game_seats_user", "user_pk", "game_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -186,8 +187,8 @@ class SeatResult(Base):
         Index("ix_seat_results_user", "user_pk", "ended_at", "game_id"),
         Index("ix_seat_results_user_kind", "user_pk", "kind", "ended_at", "game_id"),
         Index("ix_seat_results_user_outcome", "user_pk", "outcome", "ended_at", "game_id"),
-        #: The record's counts, read from the index alone.
-        Index("ix_seat_results_record", "user_pk", "kind", "outcome", "private"),
+        #: A player's private games (the few a signed-in viewer may share), by game.
+        Index("ix_seat_results_private", "user_pk", "private", "kind", "outcome"),
     )
 
     game_id: Mapped[int] = mapped_column(
@@ -204,6 +205,20 @@ class SeatResult(Base):
     #: The game's own flags, copied: who may see it, and whether it was a ladder game.
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     ladder: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class SeatRecord(Base):
+    """How many finished games a person has, by game, outcome and privacy: the record and
+    the games-finished count without counting a history (kept with ``seat_results``)."""
+
+    __tablename__ = "seat_records"
+
+    user_pk: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20), primary_key=True)
+    #: win, loss, draw, or none (the game kept no result).
+    outcome: Mapped[str] = mapped_column(String(4), primary_key=True)
+    private: Mapped[bool] = mapped_column(Boolean, primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
 
 
 class EventRow(Base):
@@ -767,5 +782,8 @@ class BotTable(Base):
     #: When a worker first started building them, and when one had them (None: not yet).
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ready_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    #: The fraction of the build done, as the build last told it (None: it tells none).
+    #: The fraction of the build done and the seconds left at its pace, as a worker last
+    #: told them, and when (None: the build tells no progress).
     progress: Mapped[float | None] = mapped_column(Float, nullable=True)
+    left_s: Mapped[float | None] = mapped_column(Float, nullable=True)
+    told_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -23,12 +23,14 @@ OPTIONS_MAX = 400
 
 
 class Warmth(NamedTuple):
-    """When a worker first started building a bot's tables, when one had them, and the
-    fraction of the build done as it last told."""
+    """When a worker first started building a bot's tables and when one had them; the
+    fraction of the build done and the seconds left, as a worker last told them, and when."""
 
     started_at: datetime
     ready_at: datetime | None
     progress: float | None = None
+    left_s: float | None = None
+    told_at: datetime | None = None
 
 
 def _where(key: WarmKey) -> ColumnElement[bool]:
@@ -62,15 +64,18 @@ def ready(conn: Connection, key: WarmKey, at: datetime) -> None:
     )
 
 
-def progressed(conn: Connection, key: WarmKey, at: datetime, fraction: float) -> None:
-    """A worker's build of ``key``'s tables is ``fraction`` done."""
+def progressed(
+    conn: Connection, key: WarmKey, at: datetime, fraction: float, left_s: float | None
+) -> None:
+    """At ``at``, a worker's build of ``key``'s tables is ``fraction`` done, with ``left_s``
+    seconds left at its pace (None: too early to tell)."""
     if len(key[2]) > OPTIONS_MAX:
         return
     started(conn, key, at)
     conn.execute(
         update(BOT_TABLES)
         .where(_where(key), BOT_TABLES.c.ready_at.is_(None))
-        .values(progress=fraction)
+        .values(progress=fraction, left_s=left_s, told_at=at)
     )
 
 
@@ -82,6 +87,8 @@ def every(conn: Connection) -> dict[WarmKey, Warmth]:
             aware(row.started_at),
             None if row.ready_at is None else aware(row.ready_at),
             row.progress,
+            row.left_s,
+            None if row.told_at is None else aware(row.told_at),
         )
         for row in rows
     }

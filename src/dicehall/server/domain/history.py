@@ -24,7 +24,12 @@ from dicehall.server.domain.account_checks import USER_ID_MAX, user_key
 from dicehall.server.domain.errors import Kind, Refused
 from dicehall.server.domain.games.reading import summaries
 from dicehall.server.domain.games.records import GAMES, SEATS, USERS, entry_of
-from dicehall.server.domain.games.seat_results import SEAT_RESULTS, outcome_of
+from dicehall.server.domain.games.seat_results import (
+    NO_OUTCOME,
+    SEAT_RECORDS,
+    SEAT_RESULTS,
+    outcome_of,
+)
 
 STATES = ("finished", "active")
 RESULTS = ("win", "loss", "draw")
@@ -278,14 +283,40 @@ def history(
     return {"games": out, "next": cursor}
 
 
-def record_statement(player: Player, viewer_pk: int | None, vs: Player | None) -> Select[Any]:
-    """The count of the player's finished games by game and outcome, as the viewer may see
-    them (against ``vs`` only, when given)."""
-    return (
+def record_statements(
+    player: Player, viewer_pk: int | None, vs: Player | None
+) -> list[Select[Any]]:
+    """The statements whose rows (kind, outcome, n) add up to the player's record as the
+    viewer may see it (against ``vs`` only, when given). Without ``vs`` the counts are read
+    from ``seat_records``, whatever the history's size; a signed-in viewer who is someone
+    else adds the player's private games they shared (few, through their own index)."""
+    if vs is not None:
+        return [
+            select(_MINE.c.kind, _MINE.c.outcome, func.count().label("n"))
+            .where(*_finished(player, viewer_pk, vs), _MINE.c.outcome.is_not(None))
+            .group_by(_MINE.c.kind, _MINE.c.outcome)
+        ]
+    counted = select(
+        SEAT_RECORDS.c.kind, SEAT_RECORDS.c.outcome, func.sum(SEAT_RECORDS.c.games).label("n")
+    ).where(SEAT_RECORDS.c.user_pk == player.pk, SEAT_RECORDS.c.outcome != NO_OUTCOME)
+    if viewer_pk == player.pk:
+        return [counted.group_by(SEAT_RECORDS.c.kind, SEAT_RECORDS.c.outcome)]
+    public = counted.where(SEAT_RECORDS.c.private.is_(False)).group_by(
+        SEAT_RECORDS.c.kind, SEAT_RECORDS.c.outcome
+    )
+    if viewer_pk is None:
+        return [public]
+    shared = (
         select(_MINE.c.kind, _MINE.c.outcome, func.count().label("n"))
-        .where(*_finished(player, viewer_pk, vs), _MINE.c.outcome.is_not(None))
+        .where(
+            _MINE.c.user_pk == player.pk,
+            _MINE.c.private.is_(True),
+            _MINE.c.outcome.is_not(None),
+            _seated(viewer_pk, _MINE.c.game_id),
+        )
         .group_by(_MINE.c.kind, _MINE.c.outcome)
     )
+    return [public, shared]
 
 
 def record(
@@ -293,8 +324,9 @@ def record(
 ) -> dict[str, Any]:
     """The player's wins, losses and draws in the finished games the viewer may see, per
     game (against ``vs`` only, when given): ``{"games": {kind: {"win", "loss", "draw"}}}``.
-    Counted by the database from ``seat_results``, never by reading the games."""
+    Counted by the database, never by reading the games."""
     counts: dict[str, dict[str, int]] = {}
-    for row in conn.execute(record_statement(player, viewer_pk, vs)):
-        counts.setdefault(row.kind, dict.fromkeys(RESULTS, 0))[row.outcome] += row.n
+    for statement in record_statements(player, viewer_pk, vs):
+        for row in conn.execute(statement):
+            counts.setdefault(row.kind, dict.fromkeys(RESULTS, 0))[row.outcome] += int(row.n)
     return {"games": {kind: counts[kind] for kind in sorted(counts)}}

@@ -12,7 +12,7 @@ from dicehall.server.core.config import Settings
 from dicehall.server.core.models import SeatTimeout, TurnTime
 from dicehall.server.domain.games.ending import time_left
 from dicehall.server.domain.games.quotas import GameLimits
-from dicehall.server.domain.games.seat_results import SEAT_RESULTS
+from dicehall.server.domain.games.seat_results import SEAT_RECORDS
 
 TIMEOUTS = cast(Table, SeatTimeout.__table__)
 TURN_TIMES = cast(Table, TurnTime.__table__)
@@ -25,7 +25,9 @@ def games_finished(conn: Connection, user_pk: int) -> int:
     """How many games ``user_pk`` had a seat in that finished (with a result)."""
     return int(
         conn.execute(
-            select(func.count()).select_from(SEAT_RESULTS).where(SEAT_RESULTS.c.user_pk == user_pk)
+            select(func.coalesce(func.sum(SEAT_RECORDS.c.games), 0)).where(
+                SEAT_RECORDS.c.user_pk == user_pk
+            )
         ).scalar_one()
     )
 

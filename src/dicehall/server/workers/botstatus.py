@@ -111,19 +111,18 @@ class ReportedBotStatus(BotStatus):
 
 def eta(kind: str, bot: str, report: bot_tables.Warmth | None, moment: datetime) -> int:
     """Seconds until a bot's tables should be ready (at least 1)."""
-    elapsed = 0.0 if report is None else (moment - report.started_at).total_seconds()
-    fraction = None if report is None else report.progress
-    return eta_seconds(cold_seconds(kind, bot), elapsed, fraction)
+    if report is None:
+        return eta_seconds(cold_seconds(kind, bot), 0.0, None)
+    elapsed = (moment - report.started_at).total_seconds()
+    left = None
+    if report.left_s is not None and report.told_at is not None:
+        left = report.left_s - (moment - report.told_at).total_seconds()
+    return eta_seconds(cold_seconds(kind, bot), elapsed, left)
 
 
-#: Below this fraction done, a build's own progress says too little to go by.
-MIN_FRACTION = 0.02
-
-
-def eta_seconds(cold: float, elapsed: float, fraction: float | None) -> int:
-    """Seconds left of a build ``elapsed`` seconds in: from its own progress once it has told
-    enough of it (at the pace so far), else the game's declared cold start less the time
-    spent (at least 1)."""
-    if fraction is not None and MIN_FRACTION <= fraction < 1.0 and elapsed > 0:
-        return max(1, round(elapsed * (1.0 - fraction) / fraction))
+def eta_seconds(cold: float, elapsed: float, left: float | None) -> int:
+    """Seconds left of a build ``elapsed`` seconds in: what its own progress says is left
+    (``left``), else the game's declared cold start less the time spent; at least 1."""
+    if left is not None:
+        return max(1, round(left))
     return max(1, round(cold - elapsed))

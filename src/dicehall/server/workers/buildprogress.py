@@ -1,6 +1,10 @@
 """How far the bot processes' table builds have got: each build writes its fraction done to a
 file of its own (``botwork.reporting_to``) in a directory this process made, and the driver
-reads them for its warm-up estimates and tells them to web processes without bot workers."""
+reads them for its warm-up estimates and tells them to web processes without bot workers.
+
+The time left is measured from the build's own pace since its first report, not since the
+build began: a build may spend a while before its progress starts (Ten Thousand solves the
+one-player game, untold, before the two-player one whose progress it tells)."""
 
 from __future__ import annotations
 
@@ -10,10 +14,14 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterable
 
 from dicehall.server.domain.bot_tables import WarmKey
 from dicehall.server.workers import botwork
+
+#: A build's progress says how long is left once it has told this much more than at first.
+MIN_FRACTION = 0.02
 
 
 class BuildProgress:
@@ -22,6 +30,8 @@ class BuildProgress:
     def __init__(self) -> None:
         self._directory: str | None = None
         self._told: dict[WarmKey, float] = {}
+        #: When each build's first report was seen, and the fraction it said.
+        self._first: dict[WarmKey, tuple[float, float]] = {}
 
     def open(self) -> None:
         """Make the directory the builds write to."""
@@ -45,6 +55,19 @@ class BuildProgress:
         path = self.path(key)
         return None if path is None else botwork.read_progress(path)
 
+    def left_s(self, key: WarmKey, moment: float | None = None) -> float | None:
+        """Seconds left of the build at its pace since its first report (None until it has
+        told :data:`MIN_FRACTION` more than then, and once it is done)."""
+        fraction = self.fraction(key)
+        if fraction is None:
+            return None
+        moment = time.monotonic() if moment is None else moment
+        first_at, first = self._first.setdefault(key, (moment, fraction))
+        done = fraction - first
+        if done < MIN_FRACTION or fraction >= 1.0:
+            return None
+        return (moment - first_at) * (1.0 - fraction) / done
+
     def moved(self, keys: Iterable[WarmKey]) -> list[tuple[WarmKey, float]]:
         """The builds among ``keys`` whose fraction changed since the last call."""
         out = []
@@ -58,6 +81,7 @@ class BuildProgress:
     def forget(self, key: WarmKey) -> None:
         """The build of ``key`` ended: its file goes."""
         self._told.pop(key, None)
+        self._first.pop(key, None)
         path = self.path(key)
         if path is not None:
             with contextlib.suppress(OSError):

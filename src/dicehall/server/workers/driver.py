@@ -51,6 +51,9 @@ RETRY_SECONDS = 5
 TOP_UP_SECONDS = 5.0
 #: How long stopping waits for the driver's tasks to end.
 STOP_SECONDS = 10.0
+#: A decision that builds its tables may take this many times the declared (idle machine's)
+#: cold start: a loaded machine has taken 7 times as long.
+COLD_BUDGET = 10
 #: How often the ladders' inactivity drops are looked for (they fall due by the week).
 LADDER_CHECK_SECONDS = 300.0
 
@@ -199,8 +202,8 @@ class BotDriver(BotStatus):
             return {"warming_up": False, "eta_s": None}
         started = self._warming.get(key)
         elapsed = 0.0 if started is None else time.monotonic() - started
-        fraction = None if started is None else self._progress.fraction(key)
-        left = eta_seconds(cold_seconds(kind, bot), elapsed, fraction)
+        progress = None if started is None else self._progress.left_s(key)
+        left = eta_seconds(cold_seconds(kind, bot), elapsed, progress)
         return {"warming_up": True, "eta_s": left}
 
     # -- the loop -----------------------------------------------------------------------------
@@ -356,7 +359,7 @@ class BotDriver(BotStatus):
             self._warming[key] = time.monotonic()
             self._report(bot_tables.started, key)
         slow = game.slow_bots[turn.bot]
-        budget = self.decision_seconds + (slow.cold_seconds * 4 if cold else 0)
+        budget = self.decision_seconds + (slow.cold_seconds * COLD_BUDGET if cold else 0)
         try:
             async with asyncio.timeout(budget):
                 chosen = await self._submit(
@@ -389,7 +392,9 @@ class BotDriver(BotStatus):
     def _tell_progress(self) -> None:
         # For web processes without bot workers: the builds' progress, when it moved.
         for key, fraction in self._progress.moved(list(self._warming)):
-            self._report(functools.partial(bot_tables.progressed, fraction=fraction), key)
+            left = self._progress.left_s(key)
+            told = functools.partial(bot_tables.progressed, fraction=fraction, left_s=left)
+            self._report(told, key)
 
     def _forget_warming(self, key: WarmKey) -> None:
         self._warming.pop(key, None)

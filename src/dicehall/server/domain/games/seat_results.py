@@ -1,8 +1,9 @@
 """Each person's seat in a finished game and how it came out, written as the game ends.
 
-The history and the record read these rows through their indexes (a player's games in the
-order they ended, by game or by outcome), so a page costs the same for a player with ten
-games as for one with ten thousand.
+The history reads these rows through their indexes (a player's games in the order they
+ended, by game or by outcome), and the record and the games-finished count read
+``seat_records``, each person's counts kept beside them; so a page costs the same for a
+player with ten games as for one with ten thousand.
 """
 
 from __future__ import annotations
@@ -10,13 +11,18 @@ from __future__ import annotations
 import json
 from typing import cast
 
-from sqlalchemy import Connection, Table, insert, select
+from sqlalchemy import Connection, Table, delete, func, insert, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from dicehall.server.core.models import SeatResult
+from dicehall.server.core.models import SeatRecord, SeatResult
 from dicehall.server.domain.games.records import SEATS, GameRecord
 
 SEAT_RESULTS = cast(Table, SeatResult.__table__)
+SEAT_RECORDS = cast(Table, SeatRecord.__table__)
 OUTCOMES = ("win", "loss", "draw")
+#: ``seat_records``' outcome for a game that kept no result.
+NO_OUTCOME = "none"
 
 
 def outcome_of(winners: list[int] | None, seat: int) -> str | None:
@@ -56,20 +62,56 @@ def record_results(conn: Connection, record: GameRecord) -> None:
     if not people:
         return
     per_seat = outcomes(record.result, record.seats)
+    rows = [
+        {
+            "game_id": record.id,
+            "seat": row.seat,
+            "user_pk": row.user_pk,
+            "kind": record.kind,
+            "outcome": per_seat[row.seat][0],
+            "score": per_seat[row.seat][1],
+            "ended_at": record.ended_at,
+            "private": record.private,
+            "ladder": record.ladder,
+        }
+        for row in people
+    ]
+    conn.execute(insert(SEAT_RESULTS), rows)
+    for row in rows:
+        _count(conn, row["user_pk"], record.kind, row["outcome"] or NO_OUTCOME, record.private)
+
+
+def _count(conn: Connection, user_pk: int, kind: str, outcome: str, private: bool) -> None:
+    """One more game in a person's count (the row made when it is the first)."""
+    maker = postgresql_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    statement = maker(SEAT_RECORDS).values(
+        user_pk=user_pk, kind=kind, outcome=outcome, private=private, games=1
+    )
     conn.execute(
-        insert(SEAT_RESULTS),
-        [
-            {
-                "game_id": record.id,
-                "seat": row.seat,
-                "user_pk": row.user_pk,
-                "kind": record.kind,
-                "outcome": per_seat[row.seat][0],
-                "score": per_seat[row.seat][1],
-                "ended_at": record.ended_at,
-                "private": record.private,
-                "ladder": record.ladder,
-            }
-            for row in people
-        ],
+        statement.on_conflict_do_update(
+            index_elements=["user_pk", "kind", "outcome", "private"],
+            set_={"games": SEAT_RECORDS.c.games + 1},
+        )
+    )
+
+
+def recount(conn: Connection, user_pks: list[int]) -> None:
+    """Count these people's games again from ``seat_results`` (after a repair by hand)."""
+    conn.execute(delete(SEAT_RECORDS).where(SEAT_RECORDS.c.user_pk.in_(user_pks)))
+    outcome = func.coalesce(SEAT_RESULTS.c.outcome, NO_OUTCOME)
+    counted = (
+        select(
+            SEAT_RESULTS.c.user_pk,
+            SEAT_RESULTS.c.kind,
+            outcome,
+            SEAT_RESULTS.c.private,
+            func.count(),
+        )
+        .where(SEAT_RESULTS.c.user_pk.in_(user_pks))
+        .group_by(SEAT_RESULTS.c.user_pk, SEAT_RESULTS.c.kind, outcome, SEAT_RESULTS.c.private)
+    )
+    conn.execute(
+        insert(SEAT_RECORDS).from_select(
+            ["user_pk", "kind", "outcome", "private", "games"], counted
+        )
     )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Connection, and_, select
+from sqlalchemy import Connection, and_, exists, select
 
 from dicehall.server.core.clock import aware
 from dicehall.server.domain.games.reading import summaries
@@ -39,10 +39,14 @@ def last_seen_day(conn: Connection, user_pk: int) -> date | None:
 def current_games(conn: Connection, user_pk: int, viewer_pk: int | None) -> list[dict[str, Any]]:
     """``user_pk``'s games in progress that anyone may watch, newest first (summaries as
     ``viewer_pk`` sees them)."""
+    # From the games in progress, each checked for a seat of the player's in one probe of
+    # (user, game): never through the player's seats, which are their whole history.
+    seated = exists(
+        select(_MINE.c.id).where(_MINE.c.user_pk == user_pk, _MINE.c.game_id == GAMES.c.id)
+    )
     rows = conn.execute(
         select(GAMES)
-        .join(_MINE, and_(_MINE.c.game_id == GAMES.c.id, _MINE.c.user_pk == user_pk))
-        .where(GAMES.c.status == "active", GAMES.c.private.is_(False))
+        .where(GAMES.c.status == "active", GAMES.c.private.is_(False), seated)
         .order_by(GAMES.c.id.desc())
         .limit(CURRENT_MOST)
     ).all()

@@ -2,7 +2,9 @@
 
 New table seat_results: one row per person's seat in a finished game (kind, outcome, score,
 when it ended, the game's private and ladder flags), indexed by player and end time (and by
-game or outcome first), filled here from every finished game already stored. A finished game
+game or outcome first), filled here from every finished game already stored; and
+seat_records, each person's count of them by game, outcome and privacy. game_seats' index by
+user becomes (user, game). A finished game
 from before the clocks without ``ended_at`` gets its ``updated_at``, as migration 0003 did.
 
 Revision ID: 0008
@@ -56,12 +58,30 @@ def upgrade() -> None:
             unique=False,
         )
         batch_op.create_index(
-            "ix_seat_results_record", ["user_pk", "kind", "outcome", "private"], unique=False
+            "ix_seat_results_private", ["user_pk", "private", "kind", "outcome"], unique=False
         )
+    op.create_table(
+        "seat_records",
+        sa.Column("user_pk", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(length=20), nullable=False),
+        sa.Column("outcome", sa.String(length=4), nullable=False),
+        sa.Column("private", sa.Boolean(), nullable=False),
+        sa.Column("games", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(["user_pk"], ["users.id"]),
+        sa.PrimaryKeyConstraint("user_pk", "kind", "outcome", "private"),
+    )
+    with op.batch_alter_table("game_seats", schema=None) as batch_op:
+        batch_op.drop_index("ix_game_seats_user")
+        batch_op.create_index("ix_game_seats_user", ["user_pk", "game_id"], unique=False)
     op.execute(
         "UPDATE games SET ended_at = updated_at WHERE status = 'finished' AND ended_at IS NULL"
     )
     _fill()
+    op.execute(
+        "INSERT INTO seat_records (user_pk, kind, outcome, private, games) "
+        "SELECT user_pk, kind, coalesce(outcome, 'none'), private, count(*) FROM seat_results "
+        "GROUP BY user_pk, kind, coalesce(outcome, 'none'), private"
+    )
 
 
 def _fill() -> None:
@@ -155,8 +175,12 @@ def _row(row: Any) -> dict[str, Any]:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("game_seats", schema=None) as batch_op:
+        batch_op.drop_index("ix_game_seats_user")
+        batch_op.create_index("ix_game_seats_user", ["user_pk"], unique=False)
+    op.drop_table("seat_records")
     with op.batch_alter_table("seat_results", schema=None) as batch_op:
-        batch_op.drop_index("ix_seat_results_record")
+        batch_op.drop_index("ix_seat_results_private")
         batch_op.drop_index("ix_seat_results_user_outcome")
         batch_op.drop_index("ix_seat_results_user_kind")
         batch_op.drop_index("ix_seat_results_user")

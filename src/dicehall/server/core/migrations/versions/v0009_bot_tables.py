@@ -1,8 +1,8 @@
 """bot tables: which slow bots' tables the bot workers have built
 
-New table bot_tables (kind, bot, options; started_at, ready_at, progress), written by the bot
-workers, read by web processes that have no bot workers of their own (``dicehall serve
---no-background`` beside ``dicehall worker``).
+New table bot_tables (kind, bot, options; started_at, ready_at; progress, left_s, told_at),
+written by the bot workers, read by web processes that have no bot workers of their own
+(``dicehall serve --no-background`` beside ``dicehall worker``).
 
 Revision ID: 0009
 Revises: 0008
@@ -29,6 +29,8 @@ def upgrade() -> None:
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("ready_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("progress", sa.Float(), nullable=True),
+        sa.Column("left_s", sa.Float(), nullable=True),
+        sa.Column("told_at", sa.DateTime(timezone=True), nullable=True),
         sa.PrimaryKeyConstraint("kind", "bot", "options"),
     )
 
