@@ -103,18 +103,19 @@ def build(values: FloatArray, progress: Progress | None = None, filled: int = 0)
     """
     from dicehall.games.boatzee.final_kernels import fill_distributions
     from dicehall.games.boatzee.keeps import lattice
-    from dicehall.games.boatzee.solver import _first_roll, _rules
+    from dicehall.games.boatzee.rule_tables import first_roll
+    from dicehall.games.boatzee.rule_tables import rules as rule_arrays
 
     started = time.perf_counter()
     todo, offsets, size, used = _layout(filled)
     flat = np.zeros(used, dtype=np.float32)
     flat[0] = 1.0  # the full card: nothing more to come
-    rules, keep = _rules("boatzee", 1), lattice()
+    rules, keep = rule_arrays("boatzee", 1), lattice()
     plain = np.ascontiguousarray(values[0])
     total, done = sum(len(states) for states in todo), 0
     for states in todo:
         fill_distributions(
-            states, plain, rules.points, keep.grow, keep.shrink, _first_roll(), offsets, size, flat
+            states, plain, rules.points, keep.grow, keep.shrink, first_roll(), offsets, size, flat
         )
         done += len(states)
         if progress is not None:
@@ -135,7 +136,7 @@ def load() -> FinalScores | None:
         if meta.get("version") != finals_key():
             return None
         flat = np.load(flat_path, mmap_mode="r", allow_pickle=False)
-        offsets = np.load(offsets_path, allow_pickle=False)
+        offsets = np.asarray(np.load(offsets_path, mmap_mode="r", allow_pickle=False))
         if flat.dtype != np.float32 or offsets.shape != (MASKS, UPPERS):
             return None
         if flat.shape != (int(meta["size"]),):

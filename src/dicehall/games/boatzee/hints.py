@@ -9,19 +9,27 @@ and every box the dice may go in now; on the last roll, the boxes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from dicehall.engine.errors import InvalidInput
-from dicehall.games.boatzee.card import Card, Joker, Ruleset, points, total
-from dicehall.games.boatzee.dice_tables import KEEP_INDEX
+from dicehall.games.boatzee.card import (
+    EXTRA_BOATZEE_BONUS,
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    Card,
+    Joker,
+    Ruleset,
+    points,
+)
+from dicehall.games.boatzee.dice_tables import FIVE_OF_A_KIND, KEEP_INDEX
 from dicehall.games.boatzee.planner import TurnPlan
 from dicehall.games.boatzee.scoring import (
     BOATZEE,
+    BOATZEE_POINTS,
     BOX_INDEX,
     BOXES,
     HAND_INDEX,
@@ -30,18 +38,23 @@ from dicehall.games.boatzee.scoring import (
     Box,
     hand_of,
 )
+from dicehall.games.boatzee.turn import turn_values
 from dicehall.games.boatzee.valuation import TableValuation
 
 if TYPE_CHECKING:
     from dicehall.games.boatzee.bots import ChoiceValuer
 
 MAX_REROLLS = 2
+_UPPER_BOXES = 6
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(NamedTuple):
     """One choice: hold ``keep`` and re-roll the rest, or score ``box``; and its expected
-    final total. ``points`` is what the box would score now (None for a keep)."""
+    final total. ``points`` is what the box would score now (None for a keep).
+
+    A named tuple (immutable, compared field by field): a hint makes a few dozen of them,
+    and a tuple is made several times faster than a frozen dataclass.
+    """
 
     expected_final: float
     keep: tuple[int, ...] | None = None
@@ -135,14 +148,41 @@ def hint(
     joker: Joker = "forced",
 ) -> list[Choice]:
     """Every choice for ``dice`` with ``rolls_left`` re-rolls left, best first (``joker``:
-    the yahtzee ruleset's joker rule, which ``valuation`` must be solved for)."""
-    now = total(card)
-    return [
-        Choice(
-            now + value,
-            keep=keep,
-            box=box,
-            points=None if box is None else points(card, dice, ruleset, box),
-        )
-        for value, keep, box in ranked(card, dice, rolls_left, ruleset, valuation, joker)
+    the yahtzee ruleset's joker rule, which ``valuation`` must be solved for).
+
+    The state's turn is evaluated from the table by :func:`turn.turn_values` (flat arrays,
+    a compiled kernel once a process asks for more than one hint)."""
+    if card.columns != 1:
+        raise InvalidInput("hints are for one-column games")
+    if not 0 <= rolls_left <= MAX_REROLLS:
+        raise InvalidInput(f"rolls left must be 0, 1 or 2, not {rolls_left}")
+    if (ruleset, joker) != (valuation.ruleset, valuation.joker) or len(valuation.tables) != 1:
+        raise ValueError("these tables are for another ruleset, joker rule or number of columns")
+    hand = HAND_INDEX[hand_of(dice)]
+    boxes = card.boxes[0]
+    mask = upper = filled = 0
+    for i, value in enumerate(boxes):
+        if value is not None:
+            mask |= 1 << i
+            filled += value
+            if i < _UPPER_BOXES:
+                upper += value
+    now = filled + EXTRA_BOATZEE_BONUS * card.extra_bonuses
+    if upper >= UPPER_BONUS_THRESHOLD:
+        now += UPPER_BONUS
+        upper = UPPER_BONUS_THRESHOLD
+    fifty = int(ruleset == "yahtzee" and boxes[BOATZEE] == BOATZEE_POINTS)
+    order, ranked, labels = turn_values(
+        valuation.tables[0], (fifty, mask, upper), hand, rolls_left, ruleset, joker, now
+    )
+    make = tuple.__new__
+    choices = [
+        make(Choice, (value,) + labels[i])
+        for i, value in zip(order.tolist(), ranked.tolist(), strict=True)
     ]
+    if ruleset == "yahtzee" and hand in FIVE_OF_A_KIND:  # a joker may score other points
+        choices = [
+            c if c.box is None else c._replace(points=points(card, dice, ruleset, c.box))
+            for c in choices
+        ]
+    return choices

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -22,8 +22,10 @@ import numpy.typing as npt
 from dicehall.games.boatzee.card import JOKERS, Joker, Ruleset
 from dicehall.games.boatzee.dice_tables import FloatArray, IntArray
 from dicehall.games.boatzee.keeps import lattice
-from dicehall.games.boatzee.scoring import BOXES, HAND_INDEX, HANDS, SCORES, joker_score
-from dicehall.games.boatzee.solver_kernels import BOATZEE_BOX, CAP, FULL, ClassArray, solve_states
+from dicehall.games.boatzee.rule_tables import first_roll as _first_roll
+from dicehall.games.boatzee.rule_tables import rules as _rules
+from dicehall.games.boatzee.scoring import BOXES
+from dicehall.games.boatzee.solver_kernels import BOATZEE_BOX, CAP, FULL, solve_states
 
 BoolArray = npt.NDArray[np.bool_]
 Progress = Callable[[int, int], None]
@@ -55,53 +57,6 @@ class Solution:
     cpu_seconds: float
     states: int
     joker: Joker = "forced"
-
-
-@dataclass(frozen=True)
-class _Rules:
-    points: FloatArray
-    classes: ClassArray
-    varied: IntArray
-    joker: IntArray
-    plain: IntArray
-    five_hands: IntArray
-
-
-@cache
-def _rules(ruleset: Ruleset, multiplier: int) -> _Rules:
-    # points[b, h] (multiplied); the outcome class of scoring hand h in box b: the count of
-    # the face for an upper box, 50 or not for the yahtzee Boatzee box, else 0.
-    scores = np.array(SCORES, dtype=np.int64)
-    classes = np.zeros((len(BOXES), len(HANDS)), dtype=np.int64)
-    varied = np.zeros(len(BOXES), dtype=np.int64)
-    for face in range(1, 7):
-        classes[face - 1] = scores[:, face - 1] // face
-        varied[face - 1] = 1
-    five_hands = np.array([HAND_INDEX[(face,) * 5] for face in range(1, 7)], dtype=np.int64)
-    joker = scores.copy()
-    for h in five_hands:
-        joker[h] = [joker_score(b, HANDS[h]) for b in range(len(BOXES))]
-        if ruleset == "yahtzee":
-            classes[BOATZEE_BOX, h] = 1
-            varied[BOATZEE_BOX] = 1
-    points = np.ascontiguousarray(multiplier * scores.T, dtype=np.float64)
-    plain = np.ascontiguousarray(scores)
-    rules = _Rules(points, classes.astype(np.int8), varied, joker, plain, five_hands)
-    for array in (rules.points, rules.classes, varied, joker, plain, five_hands):
-        array.setflags(write=False)
-    return rules
-
-
-@cache
-def _first_roll() -> FloatArray:
-    # The chance of each hand from five fresh dice: 5! / prod(count!) / 6^5.
-    ways = [
-        math.factorial(5) / math.prod(math.factorial(hand.count(f)) for f in set(hand))
-        for hand in HANDS
-    ]
-    chance = np.array(ways, dtype=np.float64) / 6.0**5
-    chance.setflags(write=False)
-    return chance
 
 
 @cache
@@ -146,13 +101,18 @@ def layers(ruleset: Ruleset, filled: int = 0) -> list[Layer]:
     filled before play starts (a reduced game, for tests); then every upper total is kept,
     since the pre-filled boxes may hold anything.
     """
+    return list(iter_layers(ruleset, filled))
+
+
+def _grids(filled: int) -> Iterator[tuple[IntArray, BoolArray, BoolArray, IntArray]]:
+    # Per layer, fewest open boxes first: its masks, which (mask, upper) to solve, which
+    # are dead (63 out of reach) and each mask's first dead upper total.
     masks = np.arange(MASKS, dtype=np.int64)
     masks = masks[(masks & filled) == filled]
     counts = np.array([bin(int(m)).count("1") for m in masks])
     reach = reachable_uppers()
     room = _upper_room()
     uppers = np.arange(UPPERS)
-    out: list[Layer] = []
     for size in range(len(BOXES) - 1, -1, -1):
         layer = masks[counts == size]
         if layer.size == 0:
@@ -162,21 +122,39 @@ def layers(ruleset: Ruleset, filled: int = 0) -> list[Layer]:
         first_dead = np.argmax(dead, axis=1)
         solve_here = ok & ~dead
         solve_here[np.nonzero(dead.any(axis=1))[0], first_dead[dead.any(axis=1)]] = True
+        yield layer, solve_here, dead, first_dead
+
+
+def count_states(ruleset: Ruleset, filled: int = 0) -> int:
+    """How many states :func:`layers` holds, without building them."""
+    total = 0
+    for layer, solve_here, _, _ in _grids(filled):
+        total += int(solve_here.sum())
+        if ruleset == "yahtzee":
+            total += int(solve_here[(layer & BOATZEE_BIT) != 0].sum())
+    return total
+
+
+def iter_layers(ruleset: Ruleset, filled: int = 0) -> Iterator[Layer]:
+    """:func:`layers` one at a time, so that only one layer's states are held at once."""
+    for layer, solve_here, dead, first_dead in _grids(filled):
+        # Straight into one (n, 3) array: the largest layer's temporaries stay small.
         rows, cols = np.nonzero(solve_here)
-        states = np.stack([layer[rows], cols, np.zeros_like(cols)], axis=1)
+        masks = layer[rows]
+        del rows
+        fifty = (masks & BOATZEE_BIT) != 0 if ruleset == "yahtzee" else None
+        n = len(masks)
+        states = np.zeros((n + (0 if fifty is None else int(fifty.sum())), 3), dtype=np.int64)
+        states[:n, 0] = masks
+        states[:n, 1] = cols
+        if fifty is not None:
+            states[n:, 0] = masks[fifty]
+            states[n:, 1] = cols[fifty]
+            states[n:, 2] = 1
+        del masks, cols, fifty
         copy_rows, copy_cols = np.nonzero(dead & ~solve_here)
         copies = np.stack([layer[copy_rows], copy_cols, first_dead[copy_rows]], axis=1)
-        if ruleset == "yahtzee":
-            fifty = states[(states[:, 0] & BOATZEE_BIT) != 0].copy()
-            fifty[:, 2] = 1
-            states = np.concatenate([states, fifty])
-        out.append(
-            Layer(
-                np.ascontiguousarray(states, dtype=np.int64),
-                np.ascontiguousarray(copies, dtype=np.int64),
-            )
-        )
-    return out
+        yield Layer(states, np.ascontiguousarray(copies, dtype=np.int64))
 
 
 def run_states(
@@ -255,10 +233,9 @@ def solve(
     moments = np.full((fifties, MASKS, UPPERS), np.nan)
     values[:, FULL, :] = 0.0
     moments[:, FULL, :] = 0.0
-    todo = layers(ruleset, filled)
-    total = sum(len(layer.states) for layer in todo)
+    total = count_states(ruleset, filled)
     done = 0
-    for layer in todo:
+    for layer in iter_layers(ruleset, filled):
         states = layer.states
         for start in range(0, len(states), _BATCH):
             batch = states[start : start + _BATCH]
