@@ -1,6 +1,9 @@
 """A player's history pages with 48 finished games and with 100,000 on the site, interleaved;
 prints one JSON object.
 
+(Longer than most modules: building two sites of real games copied a hundred thousand times,
+on two databases, and measuring them interleaved only make sense read together.)
+
     python bench/history.py [--db sqlite|postgresql|both] [--games 100000] [--small 48]
                             [--players 16] [--crowd 2000] [--requests 200] [--rounds 3]
                             [--warmup 20]

@@ -1,6 +1,9 @@
 """Two PostgreSQL job engines for the site's background work (issue 34), interleaved; prints one
 JSON object.
 
+(Longer than most modules: two engines driven through the same moves, workers and edge
+checks, with the CPU of workers and PostgreSQL backends counted alike, side by side.)
+
     python bench/jobqueue.py [--rounds 3] [--jobs 2000] [--games 100] [--concurrency 4]
                              [--rate 50] [--latency-jobs 100] [--seed 34] [--no-checks]
 

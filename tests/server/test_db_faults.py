@@ -1,5 +1,8 @@
 """Database faults answer 503: a PostgreSQL session terminated under a request.
 
+(Longer than most test modules: the faults are made at chosen statements in-process and at
+random under a real server, and both share the same checks of what was stored.)
+
 A read (GET, HEAD) that loses its connection is run once more on a fresh one; a write is
 not, and answers 503 ``database_unavailable`` with a Retry-After, having changed nothing.
 The sessions are ended the way an operator or a restart ends them (``pg_terminate_backend``),
