@@ -5,13 +5,17 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
 from dicehall import games
-from dicehall.server.domain.games import play
+from dicehall.server.core.clock import now
+from dicehall.server.core.models import GameRow
+from dicehall.server.domain.games import bot_turns, play
 from dicehall.server.domain.services import Services
 from dicehall.server.workers.driver import BotDriver
 from tests.server.conftest import Headers, MakeUser
@@ -172,3 +176,25 @@ def test_the_driver_stops_even_when_woken_as_it_is_cancelled(
         assert driver._task is not None and driver._task.done()
 
     asyncio.run(scenario())
+
+
+def test_a_lease_is_renewed_only_while_it_is_held(
+    client: TestClient, services: Services, make_user: MakeUser
+) -> None:
+    me = make_user("alice")
+    body = {"game": "boss", "seats": ["me", "bot:random"], "options": {"horses": 1}}
+    game_id = client.post(f"{API}/games", json=body, headers=me).json()["id"]
+    start = now()
+    with services.write_conn() as conn:
+        conn.execute(update(GameRow).where(GameRow.id == game_id).values(bot_due=True))
+        assert bot_turns.claim_game(conn, game_id, start, start + timedelta(seconds=15))
+        # Held: renewed; a second claim meanwhile fails.
+        later = start + timedelta(seconds=5)
+        assert bot_turns.renew_game(conn, game_id, later, later + timedelta(seconds=15))
+        assert not bot_turns.claim_game(conn, game_id, later, later + timedelta(seconds=15))
+        # Run out (the driver died): not renewed, and free to claim.
+        gone = later + timedelta(seconds=16)
+        assert not bot_turns.renew_game(conn, game_id, gone, gone + timedelta(seconds=15))
+        assert bot_turns.claim_game(conn, game_id, gone, gone + timedelta(seconds=15))
+        bot_turns.release_game(conn, game_id)
+        assert not bot_turns.renew_game(conn, game_id, gone, gone + timedelta(seconds=15))

@@ -177,3 +177,55 @@ def test_first_difference_finds_exactly_the_differences(a: object, b: object) ->
     assert first_difference(a, a) is None
     same = json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
     assert (first_difference(a, b) is None) == same
+
+
+@pytest.mark.both_databases
+def test_games_the_site_ended_check_clean_and_a_damaged_ending_is_named(
+    client: TestClient, make_user: MakeUser, services: Services, cli: CliRunner, db_url: str
+) -> None:
+    # Resigned (a 2-seat forfeit, no event says so), aborted, and cancelled before it began:
+    # the site's own endings agree with their logs.
+    alice, bob = make_user("alice"), make_user("bob")
+    ended: dict[str, int] = {}
+    for name in ("resigned", "aborted"):
+        made = client.post(
+            f"{API}/games",
+            json={"game": "tenthousand", "seats": ["me", "bob"], "pace": "none"},
+            headers=alice,
+        )
+        assert made.status_code == 201, made.text
+        accepted = client.post(f"{API}/games/{made.json()['id']}/accept", headers=bob)
+        assert accepted.status_code == 200, accepted.text
+        game = accepted.json()
+        action = "resign" if name == "resigned" else "abort"
+        done = client.post(
+            f"{API}/games/{game['id']}/{action}",
+            json={"expected_version": game["version"]},
+            headers=alice,
+        )
+        assert done.status_code == 200, done.text
+        assert done.json()["status"] == ("finished" if name == "resigned" else "aborted")
+        ended[name] = game["id"]
+    invited = client.post(
+        f"{API}/games", json={"game": "boss", "seats": ["me", "bob"]}, headers=alice
+    ).json()
+    declined = client.post(f"{API}/games/{invited['id']}/decline", headers=bob)
+    assert declined.status_code == 200, declined.text
+    clean = check_json(cli, db_url)
+    assert clean["ok"] is True and clean["checked"] == 3, clean
+
+    with services.write_conn() as conn:
+        stored = conn.execute(
+            select(GAMES.c.result).where(GAMES.c.id == ended["resigned"])
+        ).scalar_one()
+        result = json.loads(stored)
+        result["winners"] = [0]  # the seat that resigned, named the winner
+        conn.execute(
+            update(GAMES).where(GAMES.c.id == ended["resigned"]).values(result=json.dumps(result))
+        )
+        conn.execute(update(GAMES).where(GAMES.c.id == ended["aborted"]).values(result=stored))
+    found = check_json(cli, db_url)
+    assert {d["id"]: d["problem"] for d in found["discrepancies"]} == {
+        ended["resigned"]: "seat 0 forfeited, yet the winners are [0]",
+        ended["aborted"]: "the game is aborted, yet it has a result",
+    }

@@ -22,6 +22,7 @@ from dicehall.engine.events import apply_event, decode_event
 from dicehall.engine.game import Finished, Game, ToAct
 from dicehall.engine.jsondiff import first_difference
 from dicehall.server.core.models import EventRow, GameRow
+from dicehall.server.domain.games.ending import FORFEIT_REASONS
 
 GAMES = cast(Table, GameRow.__table__)
 EVENTS = cast(Table, EventRow.__table__)
@@ -165,7 +166,7 @@ def _problem(row: _Stored, events: list[tuple[int, str]]) -> str | None:
     except Exception as exc:
         return f"options do not decode: {_line(exc)}"
     if row.snapshot is None:
-        if row.status != "waiting":
+        if row.status not in ("waiting", "cancelled"):
             return f"no snapshot, though the game is {row.status!r}"
         if row.event_count:
             return f"waiting for players, yet it counts {row.event_count} events"
@@ -203,6 +204,10 @@ def _compare(game: Game[Any, Any, Any, Any], row: _Stored, snapshot: str, state:
         return "snapshot differs from replay" + ("" if where is None else f" at {where}")
     turn = game.turn(state)
     status = "finished" if isinstance(turn, Finished) else "active"
+    if status == "active" and row.status in ("aborted", "finished"):
+        # The site ended a game its rules had not: aborted, or forfeited by a seat that
+        # resigned or ran out of time (no event says so; the row does).
+        return _ended_by_the_site(row)
     if row.status != status:
         return f"status is {row.status!r}, the replay is {status!r}"
     to_act = turn.seat if isinstance(turn, ToAct) else None
@@ -215,6 +220,31 @@ def _compare(game: Game[Any, Any, Any, Any], row: _Stored, snapshot: str, state:
         return f"result does not decode: {_line(exc)}"
     if stored_result != result:
         return f"result differs from replay at {first_difference(stored_result, result)}"
+    return None
+
+
+def _ended_by_the_site(row: _Stored) -> str | None:
+    """What is wrong with a game the site ended before its rules did: an aborted game has no
+    result; a forfeit names the seat that left and why, and in a 2-seat game the other seat
+    wins."""
+    if row.to_act is not None:
+        return f"the game is {row.status}, yet to_act is {row.to_act}"
+    if row.status == "aborted":
+        return None if row.result is None else "the game is aborted, yet it has a result"
+    try:
+        result: Any = None if row.result is None else json.loads(row.result)
+    except Exception as exc:
+        return f"result does not decode: {_line(exc)}"
+    forfeit: Any = result.get("forfeit") if isinstance(result, dict) else None
+    if not isinstance(forfeit, dict):
+        return "the game is finished, the replay is 'active', and its result is no forfeit"
+    seat, reason = forfeit.get("seat"), forfeit.get("reason")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < row.seats:
+        return f"a forfeit by no seat of the game: {seat!r}"
+    if reason not in FORFEIT_REASONS:
+        return f"a forfeit for an unknown reason: {reason!r}"
+    if row.seats == 2 and result.get("winners") != [1 - seat]:
+        return f"seat {seat} forfeited, yet the winners are {result.get('winners')!r}"
     return None
 
 

@@ -1,5 +1,8 @@
 """The bot driver: plays the turns no person waits for, away from every request.
 
+(Longer than most modules: the loop, its claims and leases, the warm-ups and the decisions
+share one state of which games and tables are in hand; apart, each would need the others'.)
+
 A request applies a person's move and then only what is quick and bounded (dice, quick bots,
 within a budget). A game left waiting on a slow bot, or with more to play than the budget,
 is marked ``bot_due``. Each server process runs one driver: it claims due games with a
@@ -45,7 +48,9 @@ T = TypeVar("T")
 #: How many games one process drives at once, and slices per claim before re-queueing.
 PARALLEL_GAMES = 8
 SLICES_PER_CLAIM = 50
-LEASE_SECONDS = 120
+#: A claim holds a game this long and is renewed a third of the way in while its slice
+#: runs: a driver that dies (SIGKILL, a lost machine) leaves the game to others this soon.
+LEASE_SECONDS = 15
 #: After a failed slice the game waits this long before a driver tries it again.
 RETRY_SECONDS = 5
 TOP_UP_SECONDS = 5.0
@@ -295,7 +300,26 @@ class BotDriver(BotStatus):
 
         return await self._write(claim)
 
+    async def _keep_lease(self, game_id: int) -> None:
+        while True:
+            await asyncio.sleep(LEASE_SECONDS / 3)
+
+            def renew(conn: Any) -> bool:
+                moment = now()
+                until = moment + timedelta(seconds=LEASE_SECONDS)
+                return bot_turns.renew_game(conn, game_id, moment, until)
+
+            with contextlib.suppress(Exception):  # the next renewal, or the lease's end
+                await self._write(renew)
+
     async def _drive(self, game_id: int) -> None:
+        keeper = asyncio.create_task(self._keep_lease(game_id), name=f"lease-{game_id}")
+        try:
+            await self._drive_slices(game_id)
+        finally:
+            keeper.cancel()
+
+    async def _drive_slices(self, game_id: int) -> None:
         try:
             for slice_number in range(SLICES_PER_CLAIM):
                 if self._stopping:

@@ -55,6 +55,17 @@ def claim_game(conn: Connection, game_id: int, moment: datetime, until: datetime
     return claimed.rowcount == 1
 
 
+def renew_game(conn: Connection, game_id: int, moment: datetime, until: datetime) -> bool:
+    """Hold a game this driver still holds until ``until``; False when its lease is gone
+    (a commit ended it, or it ran out and another driver may have it)."""
+    renewed = conn.execute(
+        update(GAMES)
+        .where(GAMES.c.id == game_id, GAMES.c.driver_lease >= moment)
+        .values(driver_lease=until)
+    )
+    return renewed.rowcount == 1
+
+
 def release_game(conn: Connection, game_id: int) -> None:
     """Give up a held game (another driver may take it at once)."""
     hold_game(conn, game_id, None)

@@ -77,6 +77,10 @@ def _leave(
     seats[seat] = replace(seats[seat], status=status, left_version=record.version)
 
 
+#: Why a seat forfeits a 2-seat game (its ``forfeit.reason`` in the result).
+FORFEIT_REASONS = ("resigned", "timed_out")
+
+
 def forfeit_result(record: GameRecord, winner: int, seat: int, reason: str) -> str:
     """The result of a 2-seat game the other seat won by ``seat``'s resigning or timeout:
     the scores as they stood, and what ended it."""
