@@ -273,7 +273,13 @@ def test_history_pages_and_the_record_never_sort_a_whole_history(
     make_user("alice")
     with services.read_conn() as conn:
         alice = history.find_player(conn, "alice")
-        for params in ({}, {"result": "loss"}, {"game": "boss"}, {"kind": "ladder"}):
+        filters: list[dict[str, Any]] = [
+            {},
+            {"result": "loss"},
+            {"game": "boss"},
+            {"kind": "ladder"},
+        ]
+        for params in filters:
             query = history.history_query(conn, **params)
             for viewer in (alice.pk, None):
                 statement = history.page_statement(alice, viewer, query)
