@@ -36,7 +36,8 @@ the backend are then filled with copies of those same rows (so the luck replays 
 summaries cost the same per game on both), with new ids, in time order over the past year
 (the ids growing with the end time, as on a site), in chunks of ``CHUNK`` games, one
 transaction and one SQLAlchemy ``insert()`` (executemany) per table per chunk: ``games``
-(snapshot, result, options, clock as played), ``game_seats``, ``seat_results``,
+(snapshot, result, options, clock as played), ``game_seats``, ``seat_results`` (and the
+counts in ``seat_records`` made from them),
 ``rating_changes`` and ``turn_times`` for every game; ``game_events`` for each player's
 newest ``EVENT_GAMES`` games only (the profile's luck replays the newest 20; every game's
 log would be some 6 million rows that these pages never read). The copies take the kinds
@@ -464,6 +465,16 @@ def seed(
                 for (pk, kind), (played, last) in counts.items()
             ],
         )  # fmt: skip
+        # Each person's counts, as the site keeps them beside seat_results (its migration's
+        # own fill, over every row copied).
+        conn.execute(text("DELETE FROM seat_records"))
+        conn.execute(
+            text(
+                "INSERT INTO seat_records (user_pk, kind, outcome, private, games) "
+                "SELECT user_pk, kind, coalesce(outcome, 'none'), private, count(*) "
+                "FROM seat_results GROUP BY user_pk, kind, coalesce(outcome, 'none'), private"
+            )
+        )
         if conn.dialect.name == "postgresql":
             for table in WITH_IDS:
                 conn.execute(
