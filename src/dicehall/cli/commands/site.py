@@ -18,11 +18,15 @@ if TYPE_CHECKING:
     from dicehall.server.core.config import Settings
 
 
+#: ``--db`` of the commands that run the site (``serve``, ``worker``).
+SiteDb = Annotated[
+    str | None,
+    typer.Option("--db", help="Database URL (default: SQLite in the user data directory)."),
+]
+
+
 def serve(
-    db: Annotated[
-        str | None,
-        typer.Option("--db", help="Database URL (default: SQLite in the user data directory)."),
-    ] = None,
+    db: SiteDb = None,
     redis: Annotated[
         str | None,
         typer.Option("--redis", help="Redis URL: share pushes and rate limits between processes."),
@@ -58,16 +62,9 @@ def serve(
     startup_gc.pause()  # the application's start-up resumes it
     import uvicorn
 
-    from dicehall.server.core.config import default_db_url
     from dicehall.server.domain.services import build_services
 
-    if db is None:
-        usable_data_dir()  # the embedded database lives there
-    url = db or default_db_url()
-    _require_usable_database(url)
-    os.environ["DICEHALL_DB_URL"] = url
-    if redis:
-        os.environ["DICEHALL_REDIS_URL"] = redis
+    url = _use_database(db, redis)
     if not background:
         os.environ["DICEHALL_BACKGROUND"] = "false"
     # Migrate and fill the pool once here, so workers never race to do it.
@@ -98,10 +95,7 @@ def serve(
 
 
 def worker(
-    db: Annotated[
-        str | None,
-        typer.Option("--db", help="Database URL (default: SQLite in the user data directory)."),
-    ] = None,
+    db: SiteDb = None,
     redis: Annotated[
         str | None,
         typer.Option("--redis", help="Redis URL: pushes reach players on every web process."),
@@ -121,17 +115,10 @@ def worker(
     require_extra("sqlalchemy", "site", "dicehall worker")
     import logging.config
 
-    from dicehall.server.core.config import default_db_url
     from dicehall.server.http.accesslog import serve_log_config
     from dicehall.server.workers import node
 
-    if db is None:
-        usable_data_dir()
-    url = db or default_db_url()
-    _require_usable_database(url)
-    os.environ["DICEHALL_DB_URL"] = url
-    if redis:
-        os.environ["DICEHALL_REDIS_URL"] = redis
+    url = _use_database(db, redis)
     if bot_workers is not None:
         os.environ["DICEHALL_BOT_WORKERS"] = str(bot_workers)
     os.environ["DICEHALL_BACKGROUND"] = "true"
@@ -251,6 +238,21 @@ def register(groups: Groups) -> None:
     groups.root.command()(worker)
     groups.root.command()(check)
     groups.root.command(name="verify-dice")(verify_dice)
+
+
+def _use_database(db: str | None, redis: str | None) -> str:
+    """The site's database URL (the embedded SQLite file by default), checked usable, and it
+    and ``redis`` put where the site's settings read them."""
+    from dicehall.server.core.config import default_db_url
+
+    if db is None:
+        usable_data_dir()  # the embedded database lives there
+    url = db or default_db_url()
+    _require_usable_database(url)
+    os.environ["DICEHALL_DB_URL"] = url
+    if redis:
+        os.environ["DICEHALL_REDIS_URL"] = redis
+    return url
 
 
 def _settings_or_fail() -> Settings:
