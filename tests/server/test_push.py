@@ -114,8 +114,13 @@ def test_push_crosses_processes_through_redis(tmp_path: Any) -> None:
                 headers=alice,
                 timeout=10,
             ).json()
-            message = json.loads(socket.recv(timeout=10))
-            assert message["type"] == "game" and message["game"] == game["id"]
+            # Bob hears of the game twice: his invitation (a notification) and the game.
+            messages = [json.loads(socket.recv(timeout=10)) for _ in range(2)]
+            heard = sorted((m["type"], m.get("kind", ""), m["game"]) for m in messages)
+            assert heard == [
+                ("game", "", game["id"]),
+                ("notification", "invitation", game["id"]),
+            ]
     finally:
         first.stop()
         second.stop()

@@ -12,6 +12,7 @@ import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,10 +34,14 @@ from sqlalchemy import select, update
 from dicehall.server.app import create_app
 from dicehall.server.core.models import DiceBatch, Rating, SeatRow, User
 from dicehall.server.core.security import issue_api_token
+from dicehall.server.domain.notices.links import reset_token
 from dicehall.server.domain.people import search
-from dicehall.server.domain.services import Services
+from dicehall.server.domain.services import Services, build_services
+from dicehall.server.domain.site_secrets import site_secret
 from dicehall.server.domain.tournaments import job as tournaments_job
-from tests.server.conftest import Headers, MakeUser
+from tests.server.conftest import Headers, MakeUser, site_settings
+from tests.server.pushservice import push_service
+from tests.server.webhook_receiver import receiving
 from tests.waiting import wait_until
 
 API = "/api/v1"
@@ -56,11 +61,27 @@ CHECKS = [
     response_schema_conformance,
 ]
 
+#: Where webhooks and pushes may go although it is local: the test's own receiver and push
+#: service listen there (nothing is ever sent to a public address).
+LOOPBACK = ("127.0.0.1",)
+
 # Every operation in the schema is fuzzed; none is left out. The WebSocket (`/api/v1/ws`) is
 # not in the schema, and HTML pages are not in it either (their id faults are pinned below).
 # Operations that change the caller's own state stay in: `DELETE /tokens/{token_id}` may
 # revoke the fuzzing token, so `Caller` issues a fresh one; `POST /auth/password` needs the
 # current password, which the fuzz never knows; `POST /auth/logout` refuses bearer tokens.
+
+
+@pytest.fixture
+def services(db_url: str, tmp_path: Path) -> Iterator[Services]:
+    """The site's services on a fresh database; webhooks and pushes may reach the loopback,
+    and mail (a changed address's verification link) goes to a Maildir of the test's own."""
+    settings = site_settings(db_url, outbound_allow=LOOPBACK, mail_dir=str(tmp_path / "mail"))
+    built = build_services(settings)
+    try:
+        yield built
+    finally:
+        built.engine.dispose()
 
 
 @dataclass
@@ -290,6 +311,8 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(client, "GET", "/games/{game_id}/events", 200, me, path_parameters=at)
         call(client, "GET", "/games", 200, me)
         call(client, "GET", "/games/waiting-on-me", 200, me)
+        nxt = call(client, "GET", "/games/next", 200, me, query={"skip": finished})
+        assert (nxt["game"] is None) == (nxt["waiting"] == 0), nxt
         call(client, "GET", "/games/{game_id}/log", 200, me, path_parameters={"game_id": finished})
         call(
             client, "GET", "/games/{game_id}/replay", 200, me, path_parameters={"game_id": finished}
@@ -347,6 +370,12 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
 
         call(client, "GET", "/users/me", 200, me)
         call(client, "PATCH", "/users/me", 200, me, body={"about": "fuzzing"})
+        # An address of my own (example.org: reserved, and mail goes to the test's Maildir),
+        # and a reset link asked for it (202 whether or not it is known and verified).
+        address = "fuzzer@example.org"
+        mine_now = call(client, "PATCH", "/users/me", 200, me, body={"email": address})
+        assert (mine_now["email"], mine_now["email_verified"]) == (address, False), mine_now
+        call(client, "POST", "/auth/password-reset", 202, {}, body={"email": address})
         call(client, "GET", "/users/{user_id}", 200, me, path_parameters={"user_id": "friend"})
         with services.write_conn() as conn:
             search.ensure_terms(conn)  # the fuzz's users were made without search terms
@@ -367,6 +396,27 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(client, "PATCH", "/users/me/settings", 200, me, body={"dice_style": "numerals"})
         call(client, "GET", "/notifications", 200, me, query={"limit": 5})
         call(client, "POST", "/notifications/read", 200, me, body={"up_to": None})
+        # A webhook at a real receiver on the loopback, tested, then forgotten.
+        with receiving() as receiver:
+            hook = {"url": receiver.url(), "format": "json"}
+            call(client, "PUT", "/users/me/webhook", 200, me, body=hook)
+            call(client, "GET", "/users/me/webhook", 200, me)
+            tried = call(client, "POST", "/users/me/webhook/test", 200, me)
+            assert tried == {"ok": True, "error": None}, tried
+            receiver.wait_for(1)
+            call(client, "DELETE", "/users/me/webhook", 200, me)
+        # A browser's subscription at a real push service on the loopback, pushed to once.
+        with push_service() as pushes:
+            key = call(client, "GET", "/push/key", 200, {})["public_key"]
+            made = call(client, "POST", "/push/subscriptions", 201, me,
+                        body=pushes.new_subscription(server_key=key))  # fmt: skip
+            listed = call(client, "GET", "/push/subscriptions", 200, me)
+            assert [s["id"] for s in listed["subscriptions"]] == [made["id"]], listed
+            sent = call(client, "POST", "/push/test", 200, me)
+            assert sent == {"sent": 1, "errors": []}, sent
+            pushes.wait_for(1)
+            call(client, "DELETE", "/push/subscriptions/{subscription_id}", 200, me,
+                 path_parameters={"subscription_id": made["id"]})  # fmt: skip
         friend_at = {"user_id": "friend"}
         call(client, "POST", "/messages/{user_id}", 201, me, path_parameters=friend_at,
              body={"body": "good game", "game_id": finished})  # fmt: skip
@@ -443,6 +493,15 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(client, "POST", "/auth/password", 200, csrf, body=change)
         call(client, "POST", "/auth/logout", 200, csrf)
         client.cookies.clear()
+
+        # Last, as it ends every session and token of mine: a new password by a reset link
+        # (its token made as the mailed link's is).
+        with services.sessions() as db:
+            user = db.scalars(select(User).where(User.key == "fuzzer")).one()
+            token = reset_token(site_secret(services), user.id, user.password_hash)
+        reset = {"token": token, "password": "a brand new battery"}
+        done_reset = call(client, "POST", "/auth/password-reset/confirm", 200, {}, body=reset)
+        assert done_reset["user_id"] == "fuzzer" and done_reset["ended_tokens"] >= 1, done_reset
 
     every = {
         (m.upper(), path) for path, item in fuzz.schema.raw_schema["paths"].items() for m in item

@@ -27,6 +27,14 @@ def play_until(context: BrowserContext, csrf: str, game_id: int, seat: int) -> N
     raise AssertionError(f"the turn never came to seat {seat}")
 
 
+def read_all(context: BrowserContext, csrf: str) -> None:
+    """Mark every notification of the context's user read."""
+    marked = context.request.post(
+        "/api/v1/notifications/read", data={}, headers={"X-CSRF-Token": csrf}
+    )
+    assert marked.ok, marked.text()
+
+
 def no_sideways_scroll(page: Page) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
@@ -41,6 +49,7 @@ def test_the_bell_counts_unread_notifications_live(
         # Boatzee's first seat always acts first (a Ten Thousand bust would pass the turn).
         game_id = create_game_api(other, ringo, "boatzee", ["me", "belle"])
         accept_game_api(page.context, csrf, game_id)
+        read_all(page.context, csrf)  # the invitation's notice: the count starts at none
         page.goto("/")
         page.wait_for_function("document.body.dataset.live === 'on'")
         bell = page.locator("#bell-count")
@@ -54,7 +63,9 @@ def test_the_bell_counts_unread_notifications_live(
         expect(bell).to_contain_text("1")
         expect(bell).to_be_visible()
         expect(second.locator("#bell-count")).to_contain_text("1")
-        expect(page.locator("#bell-live")).to_contain_text(f"It is your turn in game {game_id}")
+        said = rf"ringo moved in Boatzee: your turn, \d+ d \d+ h left \(game {game_id} with "
+        said += r"ringo\)"
+        expect(page.locator("#bell-live")).to_contain_text(re.compile(said))
         expect(
             page.get_by_role("link", name=re.compile(r"^Notifications, unread: 1"))
         ).to_be_visible()
@@ -66,7 +77,10 @@ def test_the_bell_counts_unread_notifications_live(
         expect(page.get_by_role("heading", name="Notifications")).to_be_visible()
         mine = page.locator(".notification.new")
         expect(mine).to_have_count(1)
-        expect(mine).to_contain_text(f"It is your turn in game {game_id}")
+        expect(mine).to_contain_text(
+            re.compile(r"ringo moved in Boatzee: your turn, \d+ d \d+ h left")
+        )
+        expect(mine).to_contain_text(f"Boatzee #{game_id} with ringo")
         expect(mine.get_by_role("link")).to_have_attribute("href", f"/games/{game_id}")
         # Opening the page read them: the bell clears here and on my other page.
         expect(bell).to_be_hidden()

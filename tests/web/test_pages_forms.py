@@ -422,7 +422,7 @@ def test_moments_read_as_people_say_them() -> None:
     assert ago(at - timedelta(hours=5), at) == "5 hours ago"
     assert ago(at - timedelta(days=2, hours=3), at) == "2 days ago"
     shown = moment("2026-11-21T08:30:00+00:00", at)
-    assert shown.exact == "2026-11-21 08:30 UTC" and shown.ago == "2 days ago"
+    assert shown.exact == "Sat 21 Nov 2026, 08:30 UTC" and shown.ago == "2 days ago"
 
 
 def test_rules_pages_speak_the_sites_words_and_lead_to_a_game(web: TestClient) -> None:

@@ -150,9 +150,12 @@ def _routers() -> list[APIRouter]:
         ladders,
         luck,
         messages,
+        next_game,
         notifications,
+        password_reset,
         presence,
         proofs,
+        push,
         ratings,
         relations,
         replay,
@@ -161,13 +164,17 @@ def _routers() -> list[APIRouter]:
         user_search,
         vacation,
         watching,
+        webhooks,
     )
-    from dicehall.server.web import pages
+    from dicehall.server.web import pages, pwa_pages
 
     return [
         accounts.router,
-        # Before the games: /games/live must not be taken for /games/{game_id}.
+        password_reset.router,
+        # Before the games: /games/live and /games/next must not be taken for
+        # /games/{game_id}.
         watching.router,
+        next_game.router,
         games.router,
         endings.router,
         chat.router,
@@ -177,6 +184,8 @@ def _routers() -> list[APIRouter]:
         luck.router,
         vacation.router,
         notifications.router,
+        push.router,
+        webhooks.router,
         messages.router,
         invites.router,
         relations.router,
@@ -190,5 +199,6 @@ def _routers() -> list[APIRouter]:
         ratings.router,
         fairness.router,
         ws.router,
+        pwa_pages.router,
         pages.router,
     ]

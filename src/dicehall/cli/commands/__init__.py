@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 
 from dicehall import games
 from dicehall.cli.apps import Groups
-from dicehall.cli.commands import fairness, general, ratings, site, tables
+from dicehall.cli.commands import fairness, general, mail, ratings, site, tables, vapid
 
 #: The groups that gather one command per game.
 GAME_GROUPS = frozenset({"score", "odds", "hint", "solve"})
@@ -38,9 +38,11 @@ def register_all(groups: Groups, game_commands: Collection[str] | None = None) -
     """
     general.register(groups)
     site.register(groups)
+    mail.register(groups)
     fairness.register(groups)
     ratings.register(groups)
     tables.register(groups)
+    vapid.register(groups)
     names = games.available() if game_commands is None else game_commands
     for name in names:
         entry = games.find(name)

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response, status
 from fastapi.responses import JSONResponse
-from pydantic import AfterValidator, BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
 from dicehall.server.api.deps import CurrentUser, DbDep, OptionalUser, ServicesDep, authenticate
@@ -21,18 +21,19 @@ from dicehall.server.api.params import in_id_range
 from dicehall.server.api.people_schemas import FullProfile
 from dicehall.server.api.schemas import (
     ApiToken,
+    MyProfile,
     NewApiToken,
     PasswordChanged,
     SignedIn,
     SignedOut,
     TokenRevoked,
-    UserProfile,
     errors,
 )
 from dicehall.server.core.models import AuthSession, User
 from dicehall.server.core.security import SESSION_COOKIE
 from dicehall.server.domain import accounts, reliability
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.notices import account_mail
 from dicehall.server.domain.people.profile import profile_extras
 from dicehall.server.domain.ratings.views import profile_ratings
 from dicehall.server.domain.services import Services
@@ -85,6 +86,10 @@ class ProfileEdit(_Body):
 
     display_name: Text | None = None
     about: Text | None = None
+    email: Text | None = Field(
+        None,
+        description='My e-mail address; a link to prove it is mailed to it. "" removes it.',
+    )
 
 
 class NewToken(_Body):
@@ -271,24 +276,33 @@ def change_password(
     }
 
 
-@router.get("/users/me", operation_id="users-me", response_model=UserProfile, responses=errors(401))
+@router.get("/users/me", operation_id="users-me", response_model=MyProfile, responses=errors(401))
 def my_profile(user: CurrentUser) -> dict[str, Any]:
-    """My profile."""
-    return accounts.user_payload(user)
+    """My profile, with my e-mail address and whether it is verified."""
+    return accounts.my_payload(user)
 
 
 @router.patch(
     "/users/me",
     operation_id="users-me-update",
-    response_model=UserProfile,
+    response_model=MyProfile,
     responses=errors(400, 401, 403, 422, 503),
 )
 def edit_profile(body: ProfileEdit, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
-    """Change my display name and/or about text."""
-    if body.display_name is None and body.about is None:
-        raise ApiError(422, "nothing_to_change", "send display_name and/or about to change")
-    updated = accounts.update_profile(services, user, body.display_name, body.about)
-    return accounts.user_payload(updated)
+    """Change my display name, about text and/or e-mail address. A new address is mailed a
+    link (opening it verifies the address); until then ``email_verified`` is false. A
+    malformed address: 422 ``invalid_email``, and nothing changes."""
+    if body.display_name is None and body.about is None and body.email is None:
+        raise ApiError(422, "nothing_to_change", "send display_name, about and/or email to change")
+    if body.email:
+        account_mail.check_email(body.email)  # refused before anything else is stored
+    updated = user
+    if body.display_name is not None or body.about is not None:
+        updated = accounts.update_profile(services, user, body.display_name, body.about)
+    if body.email is not None:
+        account_mail.set_email(services, user.id, body.email)
+        updated = accounts.reloaded(services, user)
+    return accounts.my_payload(updated)
 
 
 @router.get(

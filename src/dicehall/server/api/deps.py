@@ -222,4 +222,6 @@ def _user_of(row: Any) -> User:
         created_at=row.created_at,
         settings=row.settings,
         last_seen_at=row.last_seen_at,
+        email=row.email,
+        email_verified_at=row.email_verified_at,
     )

@@ -133,6 +133,16 @@ class UserProfile(_Answer):
     created_at: str = _moment()
 
 
+class MyProfile(UserProfile):
+    """My own profile: what anyone sees, and my e-mail address."""
+
+    email: str | None = Field(description="My e-mail address (null: none).")
+    email_verified: bool = Field(
+        description="Whether I opened the link mailed to it (only a verified address is "
+        "mailed notices and password resets)."
+    )
+
+
 class SignedIn(_Answer):
     """A browser session began: its user and the CSRF token its writes must send."""
 
@@ -630,13 +640,19 @@ class NotificationOut(_Answer):
 
     id: int
     kind: str = Field(
-        description="`your_turn`, `time_low` (80% of the turn's time used, or an hour left), "
-        "`vacation` (vacation moved a deadline) or `timed_out`."
+        description="`your_turn`, `time_low` (a reminder I set: a share of the turn's time "
+        "used, or a time left), `vacation` (vacation moved a deadline), `timed_out`, "
+        "`game_over`, `invitation`, `invite_accepted`, `invite_declined`, `automatch`, "
+        "`tournament` or `ladder`: the latest notice of the line."
     )
     game: int | None = Field(description="The game it is about, if any.")
-    text: str = Field(description="What to tell the user, as a sentence.")
+    text: str = Field(description="What to tell the user, as a sentence (the latest notice).")
     created_at: str = _moment()
     read: bool
+    events: int = Field(
+        description="How many notices this line sums up: a game has one unread line, which "
+        "each new notice about it replaces (with a new id, at the top)."
+    )
 
 
 class NotificationList(_Answer):

@@ -17,6 +17,9 @@ A socket opened with ``?tournament=ID`` follows tournament ID (its page, signed 
 it hears ``{"type": "tournament", "id": ID, "version": v}`` on each change; a tournament
 that does not exist is refused with close code 4404 before the socket is accepted.
 
+A player's socket that follows their own game marks that game open in their tab (see
+``domain.notices.viewing``): its notices stay off their e-mail, push and webhook meanwhile.
+
 While a signed-in user's socket is open they are on Who is here (noted when it connects and
 every heartbeat; at its game when it follows one); a closed socket takes nobody out at once.
 """
@@ -36,6 +39,7 @@ from dicehall.server.core.ids import in_id_range
 from dicehall.server.core.security import digest
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.watching import watch_access
+from dicehall.server.domain.notices import viewing
 from dicehall.server.domain.people import here
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.tournaments.live import followable
@@ -158,6 +162,9 @@ async def push_socket(websocket: WebSocket) -> None:
                 await stack.enter_async_context(
                     here.kept_present(services, user_pk, at_game(watched) if watched else None)
                 )
+            if user_pk is not None and watched and seated:
+                # A player's own board: notices about this game stay off their channels.
+                await stack.enter_async_context(viewing.kept_open(services, user_pk, watched))
             await websocket.accept()
             await websocket.send_json({"type": "hello"})
             if watch is not None and not watch.counted:

@@ -96,6 +96,32 @@ class Settings(BaseSettings):
     #: Scheduled tournaments (see docs/site-tournaments.md): a daily cup and a weekly Swiss
     #: per game by default; empty turns the schedule off.
     tournament_schedule: str = "daily-cup,weekly-swiss"
+    #: Where the site is reached, for the links in e-mails, pushes and webhooks.
+    site_url: str = "http://127.0.0.1:8000"
+    #: Outgoing mail: ``smtp://[user:password@]host:port`` (STARTTLS when the server offers
+    #: it) or ``smtps://...`` (TLS from the start); unset: each mail is written to the
+    #: Maildir ``mail_dir`` instead (``dicehall mail`` lists it).
+    smtp_url: SecretStr | None = None
+    mail_from: str = "dicehall <dicehall@localhost>"
+    #: The Maildir used while no SMTP server is set; empty: ``mail`` in the data directory.
+    mail_dir: str = ""
+    #: Web Push (VAPID, RFC 8292): the private key (``dicehall vapid`` makes a pair; empty:
+    #: one made once and kept in the database) and the contact the push services are given.
+    vapid_private_key: SecretStr = SecretStr("")
+    vapid_subject: str = "mailto:admin@localhost"
+    #: Hosts and networks that webhooks and push endpoints may reach although they are
+    #: private or local (comma-separated; none by default: no server-side request forgery).
+    outbound_allow: Annotated[tuple[str, ...], NoDecode] = ()
+    #: Seconds an outgoing connection (SMTP, push, webhook) may take before it counts as failed.
+    outbound_timeout: float = Field(10.0, gt=0)
+    #: Whether this process sends the notices queued for e-mail, push and webhooks (the
+    #: ``deliveries`` job; on even where ``site_jobs`` is off), and how often it looks for
+    #: due ones it was not told about.
+    deliveries: bool = True
+    delivery_seconds: float = Field(5.0, gt=0)
+    #: An immediate e-mail about a game waits until its player has not had the game open
+    #: for this many seconds (nothing is mailed about what they just saw).
+    email_quiet_seconds: float = Field(30.0, ge=0)
 
     @field_validator("db_url", mode="before")
     @classmethod
@@ -114,7 +140,12 @@ class Settings(BaseSettings):
 
         return check_site_name(value.strip()) if value.strip() else ""
 
-    @field_validator("trusted_proxies", mode="before")
+    @field_validator("smtp_url", mode="before")
+    @classmethod
+    def _no_smtp_when_empty(cls, value: Any) -> Any:
+        return None if value == "" else value
+
+    @field_validator("trusted_proxies", "outbound_allow", mode="before")
     @classmethod
     def _comma_separated(cls, value: Any) -> Any:
         if isinstance(value, str):

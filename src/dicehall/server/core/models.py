@@ -63,6 +63,12 @@ class User(Base):
     settings: Mapped[str] = mapped_column(Text, default="{}")
     #: When the user was last here, written at most once a day (profiles show the day).
     last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The account's e-mail address (optional) and when it was proved by its link (None: not
+    #: yet); see ``domain.notices.email_address``.
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)
+    email_verified_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
 
 
 class AuthSession(Base):
@@ -408,6 +414,8 @@ class Notification(Base):
     text: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     read: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: How many events this unread line sums up (a game's notices share one line).
+    events: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
 
 
 class GameWatcher(Base):
@@ -787,3 +795,92 @@ class BotTable(Base):
     progress: Mapped[float | None] = mapped_column(Float, nullable=True)
     left_s: Mapped[float | None] = mapped_column(Float, nullable=True)
     told_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Delivery(Base):
+    """One notice on its way to one of a user's channels (e-mail, push, webhook): written in
+    the transaction that made the notice, sent by the ``deliveries`` job. ``event`` names
+    the event (``your_turn:24:37``), so a notice is queued at most once per channel."""
+
+    __tablename__ = "deliveries"
+    __table_args__ = (
+        UniqueConstraint("user_pk", "channel", "event", name="uq_deliveries_event"),
+        Index("ix_deliveries_due", "status", "due_at"),
+        NEVER_REUSE_IDS,
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    #: email, push or webhook.
+    channel: Mapped[str] = mapped_column(String(10))
+    event: Mapped[str] = mapped_column(String(80))
+    #: The notice's kind (your_turn, invitation, game_over, ...).
+    kind: Mapped[str] = mapped_column(String(20))
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), nullable=True
+    )
+    title: Mapped[str] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(String(400))
+    #: The site path a click opens (``/games/24``).
+    path: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: pending (due at ``due_at``), digest (kept for the daily mail due at ``due_at``), sent,
+    #: skipped (the game was open: the player saw it), failed (retries spent, or no target).
+    status: Mapped[str] = mapped_column(String(10))
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    #: A process sending it holds it until then (a process killed mid-send lets it go).
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    last_error: Mapped[str | None] = mapped_column(String(300), nullable=True)
+
+
+class PushSubscription(Base):
+    """A browser's Web Push subscription (RFC 8030): where to post, and the keys (RFC 8291)
+    that encrypt what is posted."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = NEVER_REUSE_IDS
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(1000), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_error: Mapped[str | None] = mapped_column(String(300), nullable=True)
+
+
+class Webhook(Base):
+    """A user's webhook: the URL their notices are posted to, in which format, and how the
+    last delivery went (shown on the settings page)."""
+
+    __tablename__ = "webhooks"
+
+    user_pk: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    url: Mapped[str] = mapped_column(String(1000))
+    #: json, discord, slack or ntfy.
+    format: Mapped[str] = mapped_column(String(10))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_ok_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    last_error: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    last_error_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class GameView(Base):
+    """A game open in a signed-in user's tab (a push socket following it): notices about
+    that game are not sent to their channels while it is, nor e-mailed soon after."""
+
+    __tablename__ = "game_views"
+    __table_args__ = (Index("ix_game_views_user_game", "user_pk", "game_id"),)
+
+    #: The socket's own random id.
+    socket: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    #: Refreshed while the socket lives; a row not refreshed for a while is a dead socket's.
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When the socket closed (None: open).
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -59,6 +59,15 @@ def user_payload(user: User) -> dict[str, Any]:
     }
 
 
+def my_payload(user: User) -> dict[str, Any]:
+    """A user's profile as they see it themselves (with their e-mail address)."""
+    return {
+        **user_payload(user),
+        "email": user.email,
+        "email_verified": user.email is not None and user.email_verified_at is not None,
+    }
+
+
 def token_payload(token: ApiToken) -> dict[str, Any]:
     """An API token as its owner sees it in a list: never the secret."""
     return {"id": token.id, "name": token.name, "created_at": _iso(token.created_at)}
@@ -273,6 +282,15 @@ def update_profile(
         if text is not None:
             fresh.about = text
     credentials_changed()
+    return fresh
+
+
+def reloaded(services: Services, user: User) -> User:
+    """``user`` as stored now."""
+    with services.write() as db:
+        fresh = db.get(User, user.id)
+        if fresh is None:  # pragma: no cover - deleted meanwhile
+            raise Refused("unauthenticated", "unauthenticated", "sign in first")
     return fresh
 
 

@@ -12,6 +12,8 @@ from starlette.concurrency import run_in_threadpool
 from dicehall.server.core.security import SESSION_COOKIE, digest
 from dicehall.server.domain import account_checks, accounts
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.notices.zones import known_zones
+from dicehall.server.domain.people import settings
 from dicehall.server.domain.services import Services
 from dicehall.server.http.session_cookie import clear_session_cookie, set_session_cookie
 from dicehall.server.infra.push import session_credential
@@ -97,7 +99,7 @@ def _signed_in(form: Form, services: Services, cookie: str) -> Response:
 @router.post("/signup", response_class=HTMLResponse)
 async def signup(request: Request) -> Response:
     """Create an account from the form and sign in."""
-    form = await forms.read_form(request, secret=("password",))
+    form = await forms.read_form(request, secret=("password", "password_again"))
     signed = await sign_up_from(request, form)
     if signed is not None:
         return _signed_in(form, services_of(request), signed.cookie)
@@ -113,14 +115,18 @@ async def sign_up_from(request: Request, form: Form) -> accounts.SignedIn | None
     )
     if form.ok:
         _check_signup(form, user_id, password, display)
+    # A form without the repeat field (a script's) is taken as it is; the page's form has it.
+    if password and "password_again" in form.values and form.get("password_again") != password:
+        form.error("password_again", "The two passwords differ; type the same one twice.")
     if form.ok:
         form.problem = _limited(request, "signup", user_id)
     if not form.ok:
         return None
+    services = services_of(request)
     try:
-        return await run_in_threadpool(
+        signed = await run_in_threadpool(
             accounts.sign_up,
-            services_of(request),
+            services,
             user_id,
             password,
             display or None,
@@ -129,6 +135,15 @@ async def sign_up_from(request: Request, form: Form) -> accounts.SignedIn | None
     except Refused as exc:
         report(form, exc, _SIGNUP_FIELDS)
         return None
+    zone = form.get("time_zone").strip()
+    if zone in known_zones():  # the browser's guess; an unknown one leaves UTC
+        await run_in_threadpool(_set_time_zone, services, signed.user.id, zone)
+    return signed
+
+
+def _set_time_zone(services: Services, user_pk: int, zone: str) -> None:
+    with services.write_conn() as conn:
+        settings.change(conn, user_pk, {"time_zone": zone})
 
 
 def _check_signup(form: Form, user_id: str, password: str, display: str) -> None:

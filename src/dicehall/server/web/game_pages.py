@@ -19,6 +19,7 @@ from dicehall.server.core.clock import now
 from dicehall.server.core.ids import in_id_range
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.ending import time_left
+from dicehall.server.domain.games.next_game import next_game
 from dicehall.server.domain.games.privacy import seated, watchable
 from dicehall.server.domain.games.reading import creator_of, my_games, open_games
 from dicehall.server.domain.games.records import GameRecord, SeatInfo, entry_of, fetch_game
@@ -308,20 +309,29 @@ async def answer(request: Request, game_id: int, answer: str) -> Response:
     user = who.user
     services = services_of(request)
     chosen = next(a for a in _ANSWERS if a == answer)
-    # The waiting room's own "Call off" comes back to it; only that one local path is taken.
-    from_waiting = form.get("next") == "/waiting"
+    # The waiting room's own "Call off" and the notifications page's "Decline" come back to
+    # their page; only those local paths are taken.
+    back = form.get("next") if form.get("next") in ("/waiting", "/notifications") else None
     return await _change_seats(
         request,
         who,
         form,
         game_id,
         lambda conn, record: answer_game(conn, services.pool, user, record, chosen),
-        on_error=_waiting_page if from_waiting else _status_page,
+        on_error=_waiting_page if back == "/waiting" else _status_page,
         # An accepted game is worth opening; a declined or withdrawn one is gone.
-        then=f"/games/{game_id}"
-        if chosen == "accept"
-        else ("/waiting" if from_waiting else "/status"),
+        then=f"/games/{game_id}" if chosen == "accept" else (back or "/status"),
     )
+
+
+@router.get("/next", response_class=HTMLResponse)
+def next_waiting(request: Request, who: Member, skip: str = "") -> Response:
+    """The next game waiting on my move (least time left first, ``skip``: the game I am
+    leaving), or my game list when none is."""
+    left_out = int(skip) if skip.isdigit() and in_id_range(int(skip)) else None
+    with services_of(request).read_conn() as conn:
+        found = next_game(conn, who.user.id, left_out)["game"]
+    return see("/status" if found is None else f"/games/{found}")
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from dicehall.server.web import (
+    account_mail_pages,
     account_pages,
     automatch_pages,
     bot_pages,
@@ -22,6 +23,7 @@ from dicehall.server.web import (
     ladder_pages,
     message_pages,
     new_game_pages,
+    notice_settings_pages,
     notification_pages,
     presence_pages,
     profile_pages,
@@ -41,6 +43,7 @@ for pages in (
     bot_pages,
     profile_pages,
     account_pages,
+    account_mail_pages,
     game_pages,
     new_game_pages,
     history_pages,
@@ -51,6 +54,7 @@ for pages in (
     presence_pages,
     relation_pages,
     settings_pages,
+    notice_settings_pages,
     invite_pages,
     watch_pages,
     ladder_pages,

@@ -62,7 +62,7 @@ def _shown(people: list[here.Present], titles: dict[str, str]) -> list[Shown]:
             p.doing.what,
             p.doing.game,
             titles.get(p.doing.kind or "", p.doing.kind),
-            Moment(p.seen_at.isoformat(), ago(p.seen_at), p.seen_at.strftime("%H:%M UTC")),
+            Moment(p.seen_at.isoformat(), ago(p.seen_at)),
         )
         for p in people
     ]

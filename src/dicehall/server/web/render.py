@@ -1,5 +1,6 @@
 """Rendering pages: Jinja2 templates with the visitor, the CSRF token, the game list, and the
-visitor's board and graphics settings as data attributes of ``<html>``."""
+visitor's board and graphics settings as data attributes of ``<html>``; every moment on a
+page is worded in the visitor's time zone (see :mod:`dicehall.server.web.moments`)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ from fastapi.templating import Jinja2Templates
 from dicehall import games
 from dicehall.server.core.models import User
 from dicehall.server.domain.people import settings
+from dicehall.server.web.moments import exact, viewer_zone
 
 TEMPLATES = Jinja2Templates(
     directory=str(resources.files("dicehall.server.web").joinpath("templates"))
 )
+#: ``{{ when | exact }}``: a datetime or ISO text in the viewer's zone.
+TEMPLATES.env.filters["exact"] = exact
 
 
 def game_titles() -> list[tuple[str, str]]:
@@ -37,6 +41,7 @@ def html_data(user: User | None) -> dict[str, str]:
         "hints-open": flag[chosen.hints_open],
         "sounds": flag[chosen.sounds],
         "confirm": flag[chosen.confirm_moves],
+        "time-zone": chosen.time_zone,
     }
 
 
@@ -49,16 +54,20 @@ def page(
     status_code: int = 200,
     **context: Any,
 ) -> HTMLResponse:
-    """A full page; ``csrf`` goes into a meta tag for scripts and into every form."""
-    return TEMPLATES.TemplateResponse(
-        request,
-        template,
-        {
-            "user": user,
-            "csrf": csrf,
-            "games": game_titles(),
-            "html_data": html_data(user),
-            **context,
-        },
-        status_code=status_code,
-    )
+    """A full page; ``csrf`` goes into a meta tag for scripts and into every form. The page
+    is drawn in the user's time zone (UTC for a visitor)."""
+    data = html_data(user)
+    # The template is drawn here, while the response is made: its moments read the zone.
+    with viewer_zone(data["time-zone"] if user is not None else None):
+        return TEMPLATES.TemplateResponse(
+            request,
+            template,
+            {
+                "user": user,
+                "csrf": csrf,
+                "games": game_titles(),
+                "html_data": data,
+                **context,
+            },
+            status_code=status_code,
+        )

@@ -1,5 +1,5 @@
-"""The settings page: how game boards behave, how the site looks, who may reach me, and
-which ratings my profile shows.
+"""The settings page: how game boards behave, how the site looks, who may reach me, which
+ratings my profile shows, and (its own forms: notice_settings_pages) my notifications.
 
 One form with every setting; it works without scripts (it posts with the session's CSRF
 token and shows the saved state). The saved settings reach every open page of mine at once
@@ -20,7 +20,7 @@ from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people import settings
 from dicehall.server.domain.ratings import kinds
 from dicehall.server.domain.services import Services
-from dicehall.server.web import forms
+from dicehall.server.web import forms, notice_view
 from dicehall.server.web.common import (
     EXPIRED,
     Member,
@@ -197,7 +197,12 @@ def _save(services: Services, user_pk: int, changes: dict[str, Any]) -> None:
 
 
 def _page(
-    request: Request, who: Member, shown: dict[str, Any], form: Form, **context: Any
+    request: Request,
+    who: Member,
+    shown: dict[str, Any],
+    form: Form,
+    status_code: int | None = None,
+    **context: Any,
 ) -> HTMLResponse:
     return page(
         request,
@@ -214,16 +219,29 @@ def _page(
         privacy_toggles=PRIVACY_TOGGLES,
         rating_kinds=rating_kinds(),
         rating_toggles=RATING_TOGGLES,
-        status_code=200 if form.ok else 422,
+        status_code=status_code or (200 if form.ok else 422),
         **context,
     )
 
 
-@router.get("/settings", response_class=HTMLResponse)
-async def settings_page(request: Request, who: Member, saved: str = "") -> Response:
-    """My settings, in one form."""
+async def full_page(
+    request: Request, who: Member, status_code: int, **section: Any
+) -> HTMLResponse:
+    """The page with the stored settings, and the Notifications section's ``section``
+    context (a failed form of that section: see notice_settings_pages)."""
     current = await run_in_threadpool(_load, services_of(request), who.user.id)
-    return _page(request, who, current.model_dump(), Form(), saved=saved == "1")
+    return _page(request, who, current.model_dump(), Form(), status_code, **section)
+
+
+@router.get("/settings", response_class=HTMLResponse)
+async def settings_page(
+    request: Request, who: Member, saved: str = "", notices: str = ""
+) -> Response:
+    """My settings, in one form, and the Notifications section's forms."""
+    services = services_of(request)
+    current = await run_in_threadpool(_load, services, who.user.id)
+    section = await notice_view.section(services, who.user, done=notices)
+    return _page(request, who, current.model_dump(), Form(), saved=saved == "1", **section)
 
 
 @router.post("/settings", response_class=HTMLResponse)
@@ -242,4 +260,5 @@ async def settings_save(request: Request, who: Member) -> Response:
         else:
             return see("/settings?saved=1")
     current = await run_in_threadpool(_load, services, who.user.id)
-    return _page(request, who, {**current.model_dump(), **changes}, form)
+    section = await notice_view.section(services, who.user)
+    return _page(request, who, {**current.model_dump(), **changes}, form, **section)

@@ -14,6 +14,7 @@ from dicehall.engine.errors import InvalidInput
 from dicehall.server.core.clock import aware, now
 from dicehall.server.domain.games.ending import time_left
 from dicehall.server.domain.tournaments import paces, views
+from dicehall.server.web.moments import Exact
 
 FORMATS = {
     "cup": "Cup",
@@ -93,23 +94,24 @@ def players_words(summary: Mapping[str, Any]) -> str:
     return f"{joined} of {size}" if size else str(joined)
 
 
-def when(iso: str | None, at: datetime | None = None) -> dict[str, str] | None:
-    """A moment for a page: its ISO text, exact UTC time and how far off it is ("in 2 d
-    4 h", "3 h 5 min ago"); None for None."""
+def when(iso: str | None, at: datetime | None = None) -> dict[str, str | Exact] | None:
+    """A moment for a page: its ISO text, exact time (in the viewer's zone, worded as the
+    page is drawn) and how far off it is ("in 2 d 4 h", "3 h 5 min ago"); None for None."""
     if not iso:
         return None
     moment = aware(datetime.fromisoformat(iso))
     seconds = (moment - (at or now())).total_seconds()
     away = f"in {time_left(seconds)}" if seconds >= 0 else f"{time_left(-seconds)} ago"
-    return {"iso": moment.isoformat(), "exact": moment.strftime("%Y-%m-%d %H:%M UTC"), "away": away}
+    return {"iso": moment.isoformat(), "exact": Exact(moment), "away": away}
 
 
-def start_words(summary: Mapping[str, Any]) -> str:
-    """When the tournament starts: "when full" or the exact time."""
-    moment = when(summary.get("starts_at"))
-    if moment is None:
+def start_words(summary: Mapping[str, Any]) -> str | Exact:
+    """When the tournament starts: "when full" or the exact time (in the viewer's zone)."""
+    starts = summary.get("starts_at")
+    if not starts:
         return "when full"
-    return moment["exact"] + (" (or when full)" if summary.get("size") else "")
+    suffix = " (or when full)" if summary.get("size") else ""
+    return Exact(aware(datetime.fromisoformat(str(starts))), suffix)
 
 
 def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:

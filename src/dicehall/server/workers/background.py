@@ -29,7 +29,7 @@ class Background:
     async def start(self) -> None:
         """Start driving games and running jobs."""
         await self.driver.start()
-        if self.services.settings.site_jobs:
+        if self.jobs.periodic:
             await self.jobs.start()
         if self.wakeups is not None:
             self.wakeups.start()

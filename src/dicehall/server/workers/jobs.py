@@ -1,5 +1,5 @@
 """The site's periodic jobs beside the bot driver: the auto-matcher, the tournaments' rounds
-and their schedule.
+and their schedule (``site_jobs``), and the deliveries of notices (``deliveries``).
 
 Every server process runs one :class:`SiteJobs`, which runs the jobs the domain declares
 (:mod:`dicehall.server.domain.jobs`) in a worker thread, never on the event loop: each at
@@ -28,6 +28,7 @@ def default_jobs(settings: Settings) -> list[Job]:
     from ``settings``)."""
     # Imported here: the server's start imports this module, the jobs' modules much more.
     from dicehall.server.domain.automatch import matcher
+    from dicehall.server.domain.notices import delivery
     from dicehall.server.domain.tournaments import job as tournaments
     from dicehall.server.domain.tournaments import schedule
 
@@ -35,7 +36,16 @@ def default_jobs(settings: Settings) -> list[Job]:
         matcher.job(settings),
         Job(tournaments.NAME, settings.tournament_seconds, tournaments.run),
         Job(schedule.NAME, schedule.PERIOD, schedule.run),
+        delivery.job(settings.delivery_seconds),
     ]
+
+
+def runs_here(settings: Settings, name: str) -> bool:
+    """Whether this process runs job ``name`` periodically: the deliveries by the setting
+    ``deliveries``, the others by ``site_jobs`` (every job may still be run by hand)."""
+    from dicehall.server.domain.notices.outbox import JOB as DELIVERIES
+
+    return settings.deliveries if name == DELIVERIES else settings.site_jobs
 
 
 class SiteJobs:
@@ -44,6 +54,8 @@ class SiteJobs:
     def __init__(self, services: Services, jobs: list[Job] | None = None) -> None:
         self.services = services
         self.jobs = default_jobs(services.settings) if jobs is None else jobs
+        #: The jobs this process runs at their period (and when work is announced).
+        self.periodic = [job for job in self.jobs if runs_here(services.settings, job.name)]
         self._next: dict[str, float] = {job.name: 0.0 for job in self.jobs}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
@@ -69,7 +81,9 @@ class SiteJobs:
     def kick(self, name: str) -> None:
         """Run job ``name`` in the next round (any thread)."""
         loop, wake = self._loop, self._wake
-        if name not in self._next or loop is None or wake is None or loop.is_closed():
+        if loop is None or wake is None or loop.is_closed():
+            return
+        if all(job.name != name for job in self.periodic):
             return
 
         def due_now() -> None:
@@ -86,7 +100,7 @@ class SiteJobs:
     async def _run(self) -> None:
         assert self._wake is not None
         while not self._stopping:
-            for job in self.jobs:
+            for job in self.periodic:
                 if self._stopping:
                     return
                 if time.monotonic() < self._next[job.name]:
@@ -101,7 +115,8 @@ class SiteJobs:
                     continue
                 if done:
                     log.info("site job %s: %s done", job.name, done)
-            wait = min((self._next[j.name] for j in self.jobs), default=60.0) - time.monotonic()
+            wait = min((self._next[j.name] for j in self.periodic), default=60.0)
+            wait -= time.monotonic()
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(max(0.05, wait)):
                     await self._wake.wait()

@@ -23,6 +23,8 @@ from dicehall.server.core.models import SeatTimeout, User
 from dicehall.server.domain import notifications, vacation
 from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games import notice_texts
+from dicehall.server.domain.games.notice_texts import time_left as time_left
 from dicehall.server.domain.games.pace import Clock
 from dicehall.server.domain.games.play import advance, store, withhold_unshown_dice, write_game
 from dicehall.server.domain.games.records import (
@@ -36,6 +38,8 @@ from dicehall.server.domain.games.records import (
     load_state,
     seats_of,
 )
+from dicehall.server.domain.people.settings import of as settings_of
+from dicehall.server.domain.people.settings import reminders_of
 
 SEAT_TIMEOUTS = cast(Table, SeatTimeout.__table__)
 #: The most hours of vacation one timeout may spend catching up (a sweeper that was down).
@@ -75,6 +79,10 @@ def _leave(
         .values(status=status, left_version=record.version)
     )
     seats[seat] = replace(seats[seat], status=status, left_version=record.version)
+    user_pk = seats[seat].user_pk
+    if status == "resigned" and user_pk is not None:
+        # Who resigned has left: the bell keeps no line about the game for them.
+        notifications.forget_game(conn, user_pk, record.id)
 
 
 #: Why a seat forfeits a 2-seat game (its ``forfeit.reason`` in the result).
@@ -167,15 +175,17 @@ def apply_timeout(
         if saved is not None:
             extended = clock.extended_to(saved)
             new = replace(record, clock=extended.dumps(), deadline=saved)
-            reminders = extended.reminders()
+            reminders = extended.reminders(reminders_of(conn, user_pk))
             write_game(conn, new, reminders[0] if reminders else None)
+            zone = settings_of(conn, user_pk).time_zone
             notifications.add(
                 conn,
                 user_pk,
                 "vacation",
                 record.id,
-                f"Your time ran out in game {record.id}; vacation moved your deadline to "
-                f"{saved:%Y-%m-%d %H:%M} UTC.",
+                f"Your time ran out in {notice_texts.game_title(record.kind)} (game "
+                f"{record.id}); vacation moved your deadline to "
+                f"{notice_texts.exact_time(saved, zone)}.",
             )
             return new, seats
     conn.execute(
@@ -185,7 +195,7 @@ def apply_timeout(
     )
     if user_pk is not None:
         notifications.add(
-            conn, user_pk, "timed_out", record.id, f"You ran out of time in game {record.id}."
+            conn, user_pk, "timed_out", record.id, notice_texts.timed_out(record, seats, seat)
         )
     if record.seats == 2:
         if _someone_never_moved(seats):
@@ -269,9 +279,11 @@ def remind(conn: Connection, at: datetime, limit: int = 50) -> int:
         if record.status != "active" or record.clock is None:
             continue
         clock = Clock.loads(record.clock)
-        due = [mark for mark in clock.reminders() if mark <= at]
+        seats = [] if clock.running is None else seats_of(conn, record.id)
+        user_pk = None if clock.running is None else seats[clock.running].user_pk
+        marks = reminders_of(conn, user_pk)
+        due = [mark for mark in clock.reminders(marks) if mark <= at]
         if clock.running is not None and due:
-            user_pk = seats_of(conn, record.id)[clock.running].user_pk
             left = clock.remaining(clock.running, at)
             if user_pk is not None:
                 notifications.add(
@@ -279,32 +291,17 @@ def remind(conn: Connection, at: datetime, limit: int = 50) -> int:
                     user_pk,
                     "time_low",
                     record.id,
-                    f"Game {record.id} waits on you: {time_left(left)} left.",
+                    notice_texts.time_low(record, seats, clock.running, time_left(left)),
                 )
                 sent += 1
         clock = replace(clock, reminded=clock.reminded + len(due))
-        later = clock.reminders()
+        later = clock.reminders(marks)
         conn.execute(
             update(GAMES)
             .where(GAMES.c.id == record.id)
             .values(clock=clock.dumps(), remind_at=later[0] if later else None)
         )
     return sent
-
-
-def time_left(seconds: float) -> str:
-    """A time bank as people say it: "2 d 4 h", "3 h 5 min", "45 s"."""
-    whole = max(0, int(seconds))
-    days, rest = divmod(whole, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    if days:
-        return f"{days} d {hours} h"
-    if hours:
-        return f"{hours} h {minutes} min"
-    if minutes:
-        return f"{minutes} min {secs} s" if minutes < 10 else f"{minutes} min"
-    return f"{secs} s"
 
 
 # -- resigning, aborting, taking a seat back -----------------------------------------------------

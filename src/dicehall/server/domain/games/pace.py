@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
+
+from dicehall.server.domain.notices import reminders as reminder_marks
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -111,12 +114,6 @@ def parse_pace(raw: object) -> Pace | None:
     raise BadPace("a pace is a preset name or {initial, increment, cap}")
 
 
-#: When a seat is reminded of its clock: at 80% of the bank its turn began with used, and
-#: with an hour left.
-REMIND_USED = 0.8
-REMIND_LEFT = HOUR
-
-
 @dataclass(frozen=True, slots=True)
 class Clock:
     """Every seat's bank (seconds), whose bank runs since when (None: nobody's), and how
@@ -171,17 +168,13 @@ class Clock:
             return 0.0
         return max(0.0, (at - self.since).total_seconds())
 
-    def reminders(self) -> list[datetime]:
-        """When the running seat is to be reminded (80% used, an hour left), in order,
-        those already sent left out."""
-        deadline = self.deadline()
-        if deadline is None or self.running is None or self.since is None:
+    def reminders(self, marks: Sequence[str] = reminder_marks.DEFAULT) -> list[datetime]:
+        """When the running seat is to be reminded (by default at 80% used and with an hour
+        left; ``marks`` are its player's own, see ``notices.reminders``), in order, those
+        already sent left out."""
+        if self.deadline() is None or self.running is None or self.since is None:
             return []
-        bank = self.banks[self.running]
-        marks = [self.since + timedelta(seconds=bank * REMIND_USED)]
-        if bank > 2 * REMIND_LEFT:
-            marks.append(deadline - timedelta(seconds=REMIND_LEFT))
-        return sorted(marks)[self.reminded :]
+        return reminder_marks.moments(marks, self.since, self.banks[self.running])[self.reminded :]
 
     def extended_to(self, deadline: datetime) -> Clock:
         """The running bank made to last until ``deadline`` (vacation)."""

@@ -23,6 +23,8 @@ from dicehall.server.domain.dice.bags import FULL_BAG, draw_from
 from dicehall.server.domain.dice.pool import SET_SIZE, SETS, DicePool
 from dicehall.server.domain.dice.publiclog import hidden_outcomes_of, is_hidden, public_events
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games import notice_texts
+from dicehall.server.domain.games.game_over import tell_game_over
 from dicehall.server.domain.games.pace import Clock, Pace
 from dicehall.server.domain.games.records import (
     EVENTS,
@@ -43,6 +45,7 @@ from dicehall.server.domain.games.records import (
     seats_of,
 )
 from dicehall.server.domain.games.seat_results import record_results
+from dicehall.server.domain.people.settings import reminders_of
 from dicehall.server.domain.ratings.ladder_results import settle_game
 from dicehall.server.domain.ratings.store import rate_game
 from dicehall.server.domain.tournaments.results import ENDED
@@ -159,12 +162,14 @@ def clock_after(
     waiting_on: int | None,
     moment: Any,
     others_moved: bool = False,
+    mover: int | None = None,
 ) -> Clock:
     """The game's clock once the turn is ``waiting_on``'s (None: no person's), with the
     turn that ended recorded for its player's profile and the new turn's player told.
 
     ``others_moved``: other seats moved since (quick bots in the same request), so a seat
-    to act again starts a new turn."""
+    to act again starts a new turn. ``mover``: the seat that moved last (None: the seat
+    whose clock ran), named in the notice."""
     pace = Pace.loads(record.pace)
     clock = Clock.loads(record.clock) if record.clock else Clock.start(pace, record.seats)
     if others_moved and clock.running is not None and clock.running == waiting_on:
@@ -188,9 +193,10 @@ def clock_after(
     if waiting_on is not None and people > 1:
         user_pk = seats[waiting_on].user_pk
         assert user_pk is not None
-        notifications.add(
-            conn, user_pk, "your_turn", record.id, f"It is your turn in game {record.id}."
-        )
+        left = None if pace is None else new.remaining(waiting_on, moment)
+        moved = ended if mover is None else mover
+        text = notice_texts.your_turn(record, seats, waiting_on, moved, left)
+        notifications.add(conn, user_pk, "your_turn", record.id, text)
     return new
 
 
@@ -218,10 +224,16 @@ def store(
     turn = game.turn(state)
     finished = isinstance(turn, Finished)
     waiting_on = turn.seat if isinstance(turn, ToAct) and seats[turn.seat].is_person else None
-    others_moved = any(isinstance(e, Acted) and e.seat != waiting_on for e, _ in steps)
-    clock = clock_after(conn, record, seats, waiting_on, moment, others_moved)
+    movers = [e.seat for e, _ in steps if isinstance(e, Acted) and e.seat != waiting_on]
+    others_moved = bool(movers)
+    mover = movers[-1] if movers else None
+    clock = clock_after(conn, record, seats, waiting_on, moment, others_moved, mover)
     timed = record.pace is not None
-    reminders = clock.reminders() if timed else []
+    reminders = (
+        clock.reminders(reminders_of(conn, seats[clock.running].user_pk))
+        if timed and clock.running is not None
+        else []
+    )
     new = replace(
         record,
         status="finished" if finished else "active",
@@ -272,6 +284,7 @@ def write_game(conn: Connection, new: GameRecord, remind_at: Any = None) -> None
         settle_game(conn, new)
     if new.status in ENDED:
         settle_table(conn, new)
+        tell_game_over(conn, new)
 
 
 def withhold_unshown_dice(conn: Connection, record: GameRecord) -> None:

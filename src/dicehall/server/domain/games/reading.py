@@ -142,7 +142,8 @@ def read_game(conn: Connection, game_id: int, user: User | None) -> GamePayload:
 
 
 def pushes(record: GameRecord, seats: list[SeatInfo]) -> list[tuple[int, dict[str, Any]]]:
-    """The push each seated user gets after a change to a game."""
+    """The push each seated user gets after a change to a game (none for a player who has
+    left it: a resigned player at a table of bots is not told of every bot's move)."""
     return [
         (
             s.user_pk,
@@ -155,7 +156,7 @@ def pushes(record: GameRecord, seats: list[SeatInfo]) -> list[tuple[int, dict[st
             },
         )
         for s in seats
-        if s.user_pk is not None
+        if s.user_pk is not None and s.status not in ("resigned", "timed_out")
     ]
 
 

@@ -13,8 +13,10 @@ from sqlalchemy import Connection, insert, select, update
 from dicehall.engine import codec
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
+from dicehall.server.domain import notifications
 from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games import notice_texts
 from dicehall.server.domain.games.pace import BadPace, Pace, parse_pace
 from dicehall.server.domain.games.play import advance, store
 from dicehall.server.domain.games.quotas import GameLimits, check_create_quota, check_join_quota
@@ -134,13 +136,16 @@ def create_game(
     rated: bool | None = None,
     ladder: bool = False,
     limits: GameLimits | None = None,
+    tell_invited: bool = True,
 ) -> tuple[GameRecord, list[SeatInfo]]:
     """Create a game; it starts at once unless seats are open. Caller commits.
 
     ``pace`` is a preset name or ``{initial, increment, cap}`` (see :func:`pace_for`);
     ``vacation`` lets a seat's vacation allowance save it from a timeout; ``private`` lets
     only the players and invited watchers watch; ``rated`` (None: when every seat is a
-    person) counts the result in the players' ratings; ``ladder`` marks a ladder game."""
+    person) counts the result in the players' ratings; ``ladder`` marks a ladder game.
+    Each user named gets an ``invitation`` notice with the options and the pace, unless
+    ``tell_invited`` is false (a caller that accepts for them)."""
     entry = entry_of(kind)
     game = entry.game
     options = game.options(raw_options)
@@ -162,9 +167,28 @@ def create_game(
         ladder=ladder,
     )
     record = fetch_game(conn, game_id)
+    if tell_invited:
+        _tell_invited(conn, creator, record, options, seats)
     if all(s.is_ready for s in seats):
         record = start_game(conn, pool, record, seats)
     return record, seats
+
+
+def _tell_invited(
+    conn: Connection, creator: User, record: GameRecord, options: object, seats: list[SeatInfo]
+) -> None:
+    """An ``invitation`` notice to each user the creator named: the game, its options and
+    its pace, to accept or decline from the bell."""
+    told: list[tuple[int, int | None, str]] = [
+        (
+            s.user_pk,
+            record.id,
+            notice_texts.invitation(creator.user_id, record, options, seats, s.user_pk),
+        )
+        for s in seats
+        if s.invited and s.user_pk is not None
+    ]
+    notifications.add_many(conn, told, "invitation")
 
 
 def insert_game(
@@ -278,7 +302,9 @@ def answer_invitation(
     if record.status != "waiting" or mine is None:
         raise Refused("conflict", "not_invited", "you have no open invitation to this game")
     if not accept:
-        return call_off(conn, record), seats
+        called_off = call_off(conn, record)
+        _tell_declined(conn, user, called_off, seats)
+        return called_off, seats
     conn.execute(
         update(SEATS)
         .where(SEATS.c.game_id == record.id, SEATS.c.seat == mine.seat)
@@ -286,6 +312,26 @@ def answer_invitation(
     )
     seats[mine.seat] = replace(mine, invited=False)
     return seated(conn, pool, record, seats)
+
+
+def _tell_declined(conn: Connection, user: User, record: GameRecord, seats: list[SeatInfo]) -> None:
+    """An ``invite_declined`` notice naming who declined: to the creator, and to the other
+    people seated or invited (the game is called off for them too)."""
+    created_by = conn.execute(
+        select(GAMES.c.created_by).where(GAMES.c.id == record.id)
+    ).scalar_one_or_none()
+    told: list[tuple[int, int | None, str]] = [
+        (
+            s.user_pk,
+            record.id,
+            notice_texts.invite_declined(
+                user.user_id, record, seats, s.user_pk, mine=s.user_pk == created_by
+            ),
+        )
+        for s in seats
+        if s.user_pk is not None and s.user_pk != user.id
+    ]
+    notifications.add_many(conn, told, "invite_declined")
 
 
 def cancel_game(

@@ -12,12 +12,11 @@ is told. The site never sends e-mail: the inviter hands the link on.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal, cast
 
-from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import Connection, Table, delete, func, insert, select, update
 
 from dicehall.server.core.clock import aware, now
@@ -37,6 +36,7 @@ from dicehall.server.domain.games.records import (
 )
 from dicehall.server.domain.games.seating import join_game
 from dicehall.server.domain.people import relations
+from dicehall.server.domain.site_secrets import link_serializer
 
 INVITES = cast(Table, Invite.__table__)
 
@@ -52,25 +52,8 @@ SALT = "invite"
 State = Literal["open", "accepted", "expired"]
 
 
-class _StampSigner(TimestampSigner):
-    """A timestamp signer on the site's clock; ``stamp`` signs as of that second (so an
-    invite's link is the same every time it is shown)."""
-
-    def __init__(self, *args: Any, stamp: int | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.stamp = stamp
-
-    def get_timestamp(self) -> int:
-        return self.stamp if self.stamp is not None else int(now().timestamp())
-
-
 def _serializer(secret: str, stamp: int | None = None) -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(
-        secret,
-        salt=SALT,
-        signer=_StampSigner,
-        signer_kwargs={"stamp": stamp, "digest_method": hashlib.sha256},
-    )
+    return link_serializer(secret, SALT, stamp)
 
 
 def token_of(secret: str, invite_id: int, created_at: datetime) -> str:

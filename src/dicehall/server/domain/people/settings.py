@@ -14,6 +14,9 @@ from dicehall.server.core.models import User
 from dicehall.server.core.txn import after_commit, publish_after_commit
 from dicehall.server.domain.auth_cache import credentials_changed
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.notices import reminders as reminder_marks
+from dicehall.server.domain.notices.kinds import KINDS, NoticeKind
+from dicehall.server.domain.notices.zones import check_time_zone
 from dicehall.server.domain.ratings import kinds as rating_kinds
 from dicehall.server.domain.ratings.kinds import RatingKind
 
@@ -65,6 +68,53 @@ class UserSettings(BaseModel):
         "game I sit in until that game is over.",
     )
 
+    time_zone: str = Field(
+        "UTC",
+        description="The IANA time zone every time is shown in and the daily digest is "
+        "timed by (for example `Europe/Paris`); guessed from the browser at sign-up.",
+    )
+    email_mode: Literal["off", "immediate", "digest"] = Field(
+        "digest",
+        description="E-mail: `immediate` (a mail per notice, once I have not had that game "
+        "open for a while), `digest` (one mail a day at `digest_hour`), or `off`. Needs a "
+        "verified address.",
+    )
+    digest_hour: int = Field(
+        8, ge=0, le=23, description="The local hour (0-23) the daily digest is sent at."
+    )
+    email_kinds: list[NoticeKind] = Field(
+        default_factory=lambda: list(KINDS),
+        description="The kinds of notice that go to my e-mail.",
+    )
+    push_kinds: list[NoticeKind] = Field(
+        default_factory=lambda: list(KINDS),
+        description="The kinds of notice pushed to my browsers and phones (web push).",
+    )
+    webhook_kinds: list[NoticeKind] = Field(
+        default_factory=lambda: list(KINDS),
+        description="The kinds of notice posted to my webhook.",
+    )
+    reminders: list[str] = Field(
+        default_factory=lambda: list(reminder_marks.DEFAULT),
+        description="When I am reminded that my clock runs: each a share of the turn's time "
+        "used (`50%`) or the time left (`1h`, `30m`, `2d`); at most 5.",
+    )
+
+    @field_validator("time_zone")
+    @classmethod
+    def _known_zone(cls, zone: str) -> str:
+        return check_time_zone(zone)
+
+    @field_validator("email_kinds", "push_kinds", "webhook_kinds")
+    @classmethod
+    def _kinds_in_order(cls, chosen: list[NoticeKind]) -> list[NoticeKind]:
+        return [kind for kind in KINDS if kind in chosen]
+
+    @field_validator("reminders")
+    @classmethod
+    def _reminders(cls, marks: list[str]) -> list[str]:
+        return reminder_marks.check(marks)
+
     @field_validator("ratings_shown")
     @classmethod
     def _in_site_order(cls, chosen: list[RatingKind]) -> list[RatingKind]:
@@ -109,6 +159,13 @@ def of(conn: Connection, user_pk: int) -> UserSettings:
     """``user_pk``'s settings (the defaults for an unknown user)."""
     stored = conn.execute(select(USERS.c.settings).where(USERS.c.id == user_pk)).scalar()
     return parse(stored)
+
+
+def reminders_of(conn: Connection, user_pk: int | None) -> list[str]:
+    """When ``user_pk`` wants their clock reminders (the defaults for nobody)."""
+    if user_pk is None:
+        return list(reminder_marks.DEFAULT)
+    return of(conn, user_pk).reminders
 
 
 def of_many(conn: Connection, user_pks: set[int]) -> dict[int, UserSettings]:

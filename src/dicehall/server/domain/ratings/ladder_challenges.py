@@ -163,6 +163,7 @@ def _start(
         rated=True,
         ladder=True,
         limits=limits,
+        tell_invited=False,  # accepted for them below: the "ladder" notice tells them
     )
     claim(conn, draw, record.id, [challenger.user_id, opponent_id])
     if record.rating_kind != kind:  # pragma: no cover - kinds.ladder_game names its kind

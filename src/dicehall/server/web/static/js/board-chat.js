@@ -10,6 +10,7 @@
 // (the server leaves out anyone across an ignore). Every line is drawn as text, never HTML.
 
 import { api, h } from "/static/js/board-core.js";
+import { clock, exact } from "/static/js/moments.js";
 
 const OVER = new Set(["finished", "aborted", "cancelled"]);
 /** The most lines one answer holds (a full page: there may be more). */
@@ -94,8 +95,7 @@ export function chat(root) {
       },
       h("span", { class: "chat-who" }, who),
       line.channel === "spectators" ? h("span", { class: "chat-tag" }, "spectator") : null,
-      h("time", { class: "chat-time", datetime: line.created_at, title: when.toLocaleString() },
-        when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
+      h("time", { class: "chat-time", datetime: line.created_at, title: exact(when) }, clock(when)),
       h("bdi", { class: "chat-text" }, line.body),
     );
   }

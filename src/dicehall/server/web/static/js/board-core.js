@@ -281,6 +281,11 @@ function renderStory(box, banner, game, story, { rematch }) {
   }
 }
 
+/** The page is a signed-in member's (it carries their CSRF token). */
+function signedIn() {
+  return document.querySelector('meta[name="csrf-token"]') !== null;
+}
+
 // Whether the move list is open, kept across redraws.
 let storyOpen = false;
 
@@ -516,6 +521,8 @@ export async function start(root) {
     const list = document.getElementById("keys-list");
     if (!list) return;
     const keys = [...(module.KEYS ?? []), ["?", "open this help"]];
+    // Signed in: n opens the next game waiting on my move (least time left first).
+    if (signedIn()) keys.push(["n", "open the next game waiting on you"]);
     list.replaceChildren(...keys.flatMap(([key, what]) => [h("dt", {}, h("kbd", {}, key)), h("dd", {}, what)]));
   }
 
@@ -530,6 +537,11 @@ export async function start(root) {
       event.preventDefault();
       help.open = true;
       help.querySelector("summary")?.focus();
+      return;
+    }
+    if (event.key.toLowerCase() === "n" && signedIn()) {
+      event.preventDefault();
+      location.assign(`/next?skip=${encodeURIComponent(id)}`);
       return;
     }
     if (busy || root.dataset.thinking === "true") return;

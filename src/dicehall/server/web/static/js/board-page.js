@@ -3,6 +3,7 @@
 import { chat } from "/static/js/board-chat.js";
 import { attach } from "/static/js/board-clock.js";
 import { start } from "/static/js/board-core.js";
+import { nextGame } from "/static/js/board-next.js";
 import { ratings } from "/static/js/board-ratings.js";
 import { watch } from "/static/js/board-watch.js";
 
@@ -10,4 +11,5 @@ watch(document.getElementById("board"));
 attach(document.getElementById("board"));
 chat(document.getElementById("board"));
 ratings(document.getElementById("board"));
+nextGame(document.getElementById("board"));
 start(document.getElementById("board"));

@@ -1,6 +1,8 @@
 // The header's bell: how many of my notifications are unread. Fetched when the page opens
 // and when it comes back into view, then kept current by pushes ("dicehall:push" events):
 // a new notification (also said to screen readers) or notifications read on another page.
+// The bell keeps one line per game: a notification that `replaces` an unread line of the
+// same game leaves the count as it was; a new line adds one. The count is then asked again.
 
 const badge = document.getElementById("bell-count");
 const live = document.getElementById("bell-live");
@@ -8,8 +10,10 @@ const live = document.getElementById("bell-live");
 const named = document.getElementById("bell-unread");
 let pending = false;
 let again = false;
+let shown = 0;
 
 function show(count) {
+  shown = count;
   if (!badge) return;
   badge.hidden = count === 0;
   badge.querySelector(".n").textContent = count === 0 ? "" : String(count);
@@ -42,6 +46,8 @@ document.addEventListener("dicehall:push", (event) => {
   if (!message) return;
   if (message.type === "notification") {
     if (live) live.textContent = `New notification: ${message.text}`;
+    const replaced = message.replaces !== null && message.replaces !== undefined;
+    if (!replaced) show(shown + 1);
     refresh();
   } else if (message.type === "notifications_read" && Number.isInteger(message.unread)) {
     show(message.unread);

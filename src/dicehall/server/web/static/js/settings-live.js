@@ -17,6 +17,7 @@ const ATTRIBUTES = {
   hints_open: "hintsOpen",
   sounds: "sounds",
   confirm_moves: "confirm",
+  time_zone: "timeZone",
 };
 
 /** Put `settings` (the API's JSON, all or some of them) on <html>. */

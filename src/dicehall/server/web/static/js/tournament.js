@@ -5,6 +5,7 @@
 // finished, a round began), it fetches GET /api/v1/tournaments/ID and re-renders the
 // state, the players, Join / Withdraw, the standings and the rounds.
 
+import { exact } from "/static/js/moments.js";
 import { connect } from "/static/js/socket.js";
 
 const body = document.getElementById("tournament-body");
@@ -46,12 +47,6 @@ function timeLeft(seconds) {
   if (hours) return `${hours} h ${minutes} min`;
   if (minutes) return minutes < 10 ? `${minutes} min ${secs} s` : `${minutes} min`;
   return `${secs} s`;
-}
-
-function exact(date) {
-  const pad = (n) => String(n).padStart(2, "0");
-  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
-    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`;
 }
 
 function playerState(tournament, player) {

@@ -1,0 +1,160 @@
+"""Account e-mail and password reset, end to end through a real SMTP server on the loopback:
+the address is proved by its link, the reset link works once, and every session and API
+token of the account is refused after the reset."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from dicehall.server.app import create_app
+from dicehall.server.core.clock import now
+from dicehall.server.core.models import Delivery
+from dicehall.server.domain.notices import delivery
+from dicehall.server.domain.services import Services, build_services
+from tests.live import free_port
+from tests.server.conftest import MakeUser, site_settings
+from tests.server.smtpd import SmtpServer, running_smtp_server
+
+API = "/api/v1"
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpServer]:
+    with running_smtp_server() as server:
+        yield server
+
+
+@pytest.fixture
+def site(db_url: str, smtp: SmtpServer) -> Iterator[tuple[TestClient, Services]]:
+    built = build_services(
+        site_settings(db_url, smtp_url=smtp.url(), deliveries=False, site_url="https://dice.test")
+    )
+    try:
+        with TestClient(create_app(services=built)) as client:
+            yield client, built
+    finally:
+        built.engine.dispose()
+
+
+def link_in(text: str, path: str) -> str:
+    found = re.search(rf"https://dice\.test{path}/([A-Za-z0-9_.\-]+)", text)
+    assert found, text
+    return found.group(1)
+
+
+def body(mail: object) -> str:
+    message = mail.message  # type: ignore[attr-defined]
+    part = message.get_body(preferencelist=("plain",))
+    assert part is not None
+    return str(part.get_content())
+
+
+def test_reset_by_mail_ends_every_session_and_token(
+    site: tuple[TestClient, Services], smtp: SmtpServer, make_user: MakeUser
+) -> None:
+    client, services = site
+    signed = client.post(f"{API}/auth/signup", json={"user_id": "alice", "password": PASSWORD})
+    assert signed.status_code in (200, 201), signed.text
+    csrf = {"X-CSRF-Token": signed.json()["csrf_token"]}
+    token = client.post(f"{API}/tokens", json={"name": "bot"}, headers=csrf).json()["token"]
+    bearer = {"Authorization": f"Bearer {token}"}
+
+    changed = client.patch(f"{API}/users/me", json={"email": "Alice@Example.ORG"}, headers=bearer)
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["email"] == "Alice@example.org"
+    assert changed.json()["email_verified"] is False
+    # Not verified: a reset mails nothing (and answers the same).
+    assert (
+        client.post(f"{API}/auth/password-reset", json={"email": "Alice@example.org"}).status_code
+        == 202
+    )
+    delivery.run(services, now())
+    (verification,) = smtp.wait_for(1)
+    assert verification.rcpt_tos == ("Alice@example.org",)
+    verify = link_in(body(verification), "/verify-email")
+    opened = client.get(f"/verify-email/{verify}")
+    assert opened.status_code == 200, opened.text
+    assert client.get(f"{API}/users/me", headers=bearer).json()["email_verified"] is True
+
+    unknown = client.post(f"{API}/auth/password-reset", json={"email": "nobody@example.org"})
+    asked = client.post(f"{API}/auth/password-reset", json={"email": "alice@EXAMPLE.org"})
+    assert unknown.status_code == asked.status_code == 202
+    assert unknown.json() == asked.json()
+    delivery.run(services, now())
+    received = smtp.wait_for(2)
+    assert len(received) == 2 and received[1].rcpt_tos == ("Alice@example.org",)
+    reset = link_in(body(received[1]), "/reset-password")
+
+    weak = client.post(f"{API}/auth/password-reset/confirm", json={"token": reset, "password": "x"})
+    assert weak.status_code == 422 and weak.json()["code"] == "invalid_password"
+    done = client.post(
+        f"{API}/auth/password-reset/confirm",
+        json={"token": reset, "password": "a brand new passphrase"},
+    )
+    assert done.status_code == 200, done.text
+    assert done.json()["ended_tokens"] == 1 and done.json()["ended_sessions"] == 1
+    # The old token and the old browser session are refused; the link works once.
+    assert client.get(f"{API}/users/me", headers=bearer).status_code == 401
+    assert client.get(f"{API}/auth/session").status_code == 401
+    again = client.post(
+        f"{API}/auth/password-reset/confirm", json={"token": reset, "password": "another one here"}
+    )
+    assert again.status_code == 422 and again.json()["code"] == "link_used"
+    old = client.post(f"{API}/auth/login", json={"user_id": "alice", "password": PASSWORD})
+    assert old.status_code == 401
+    new = client.post(
+        f"{API}/auth/login", json={"user_id": "alice", "password": "a brand new passphrase"}
+    )
+    assert new.status_code == 200, new.text
+
+
+def test_bad_addresses_and_forged_links_are_refused(
+    site: tuple[TestClient, Services], make_user: MakeUser
+) -> None:
+    client, services = site
+    alice = make_user("alice")
+    for wrong in (
+        "alice",
+        "alice@",
+        "@example.org",
+        "a b@example.org",
+        "alice@example",
+        "x" * 250 + "@e.org",
+    ):
+        answer = client.patch(f"{API}/users/me", json={"email": wrong}, headers=alice)
+        assert answer.status_code == 422 and answer.json()["code"] == "invalid_email", wrong
+        asked = client.post(f"{API}/auth/password-reset", json={"email": wrong})
+        assert asked.status_code == 422
+    assert client.get(f"{API}/users/me", headers=alice).json()["email"] is None
+    forged = client.post(
+        f"{API}/auth/password-reset/confirm", json={"token": "abc.def.ghi", "password": PASSWORD}
+    )
+    assert forged.status_code == 422 and forged.json()["code"] == "invalid_link"
+    with services.read_conn() as conn:
+        assert conn.execute(select(Delivery.id)).first() is None
+
+
+def test_an_unreachable_smtp_server_loses_nothing(db_url: str, make_user: MakeUser) -> None:
+    closed = f"smtp://127.0.0.1:{free_port()}"
+    built = build_services(site_settings(db_url, smtp_url=closed, deliveries=False))
+    try:
+        with TestClient(create_app(services=built)) as client:
+            headers = make_user("bob")
+            answer = client.patch(
+                f"{API}/users/me", json={"email": "bob@example.org"}, headers=headers
+            )
+            assert answer.status_code == 200
+            delivery.run(built, now())
+            with built.read_conn() as conn:
+                (row,) = conn.execute(select(Delivery.__table__)).all()
+            assert row.status == "pending" and row.attempts == 1
+            assert "cannot reach the SMTP server" in row.last_error
+            assert "127.0.0.1" in row.last_error
+    finally:
+        built.engine.dispose()

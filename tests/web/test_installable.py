@@ -1,0 +1,151 @@
+"""The site installs as a web app, in Chromium: its manifest is valid JSON with the members an
+install needs (Chromium's own manifest parser finds no error) and icons that load at their
+declared sizes; ``/sw.js`` registers with the whole site as its scope and activates; and
+the games list, visited once, loads from the worker's cache when the browser is offline,
+network first when it is not, and is forgotten on logging out.
+
+(Headless Chromium cannot receive a real push: the push path is tested against a local
+push service in tests/server/test_webpush.py.)"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from PIL import Image
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.live import LiveServer
+from tests.web.conftest import create_game_api, shoot, signup_api
+
+REQUIRED = ("name", "short_name", "start_url", "scope", "display", "icons")
+
+#: Waits until the page's service worker has activated and controls the page; its state,
+#: scope and script.
+WORKER_READY = """async () => {
+  const registration = await navigator.serviceWorker.ready;
+  const worker = registration.active;
+  while (worker.state !== "activated") {
+    await new Promise((done) => worker.addEventListener("statechange", done, { once: true }));
+  }
+  if (!navigator.serviceWorker.controller) {
+    await new Promise((done) =>
+      navigator.serviceWorker.addEventListener("controllerchange", done, { once: true }));
+  }
+  return { state: registration.active.state, scope: registration.scope,
+           script: registration.active.scriptURL };
+}"""
+
+#: Whether the worker's cache holds ``path`` (a page kept for offline use).
+KEPT = """async (path) => {
+  for (const name of await caches.keys()) {
+    if (name.startsWith("dicehall-pages-") && await (await caches.open(name)).match(path)) {
+      return true;
+    }
+  }
+  return false;
+}"""
+
+
+def test_the_manifest_is_valid_and_its_icons_load(page: Page, site: LiveServer) -> None:
+    answer = page.context.request.get("/manifest.webmanifest")
+    assert answer.ok
+    assert answer.headers["content-type"].startswith("application/manifest+json")
+    manifest: dict[str, Any] = json.loads(answer.body())
+    for member in REQUIRED:
+        assert manifest.get(member), member
+    assert manifest["name"] == "dicehall"
+    assert (manifest["start_url"], manifest["scope"], manifest["display"]) == ("/", "/", "standalone")
+    assert manifest["theme_color"].startswith("#") and manifest["background_color"].startswith("#")
+
+    found: set[tuple[int, str]] = set()
+    for icon in manifest["icons"]:
+        assert icon["type"] == "image/png"
+        loaded = page.context.request.get(icon["src"])
+        assert loaded.ok, icon
+        image = Image.open(io.BytesIO(loaded.body()))
+        assert image.format == "PNG"
+        width, height = image.size
+        assert icon["sizes"] == f"{width}x{height}" and width == height, icon
+        found |= {(width, purpose) for purpose in icon["purpose"].split()}
+    assert {(192, "any"), (512, "any"), (192, "maskable"), (512, "maskable")} <= found
+
+    # The pages link it, and Chromium reads it without a complaint.
+    page.goto("/")
+    assert page.locator('link[rel="manifest"]').get_attribute("href") == "/manifest.webmanifest"
+    expect(page.locator('meta[name="theme-color"]')).to_have_attribute(
+        "content", manifest["theme_color"]
+    )
+    page.evaluate(WORKER_READY)
+    cdp = page.context.new_cdp_session(page)
+    parsed = cdp.send("Page.getAppManifest")
+    assert parsed["url"] == f"{site.base}/manifest.webmanifest"
+    assert [e for e in parsed["errors"] if e.get("critical")] == [], parsed["errors"]
+    assert parsed["errors"] == [], parsed["errors"]
+    assert json.loads(parsed["data"])["name"] == "dicehall"
+    # Chromium's own install checks: none fails but that a test's context is incognito.
+    installable = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [e for e in installable if e["errorId"] != "in-incognito"] == [], installable
+
+
+def test_the_service_worker_registers_and_activates(page: Page, site: LiveServer) -> None:
+    answer = page.context.request.get("/sw.js")
+    assert answer.ok and "javascript" in answer.headers["content-type"]
+    assert answer.headers["cache-control"] == "no-cache"
+    page.goto("/")
+    worker = page.evaluate(WORKER_READY)
+    assert worker == {
+        "state": "activated",
+        "scope": f"{site.base}/",
+        "script": f"{site.base}/sw.js",
+    }
+    assert [w.url for w in page.context.service_workers] == [f"{site.base}/sw.js"]
+
+
+def _offline_status(context: BrowserContext, page: Page) -> None:
+    context.set_offline(True)
+    try:
+        page.goto("/status")
+    finally:
+        context.set_offline(False)
+
+
+def test_the_games_list_loads_from_the_cache_offline(
+    context: BrowserContext, page: Page, site: LiveServer
+) -> None:
+    csrf = signup_api(context, "rover")
+    first = create_game_api(context, csrf, "boatzee", ["me", "bot:greedy"])
+    page.goto("/status")
+    page.evaluate(WORKER_READY)
+    page.wait_for_function(KEPT, arg="/status")
+
+    context.set_offline(True)
+    try:
+        # The network is gone (the site itself cannot be reached), yet the list shows.
+        assert not page.evaluate("() => fetch('/api/v1/games').then(() => true, () => false)")
+        page.goto("/status")
+        expect(page.get_by_role("heading", level=1)).to_be_visible()
+        expect(page.locator(f'a[href="/games/{first}"]').first).to_be_visible()
+        # With its styles: site.css came from the cache too.
+        assert page.evaluate("getComputedStyle(document.body).margin") == "0px"
+        shoot(page, "page-status-offline")
+    finally:
+        context.set_offline(False)
+
+    # Online, the network comes first: a new game shows, and is what is kept next.
+    second = create_game_api(context, csrf, "boss", ["me", "bot:random"])
+    page.goto("/status")
+    expect(page.locator(f'a[href="/games/{second}"]').first).to_be_visible()
+    _offline_status(context, page)
+    expect(page.locator(f'a[href="/games/{second}"]').first).to_be_visible()
+
+    # Logging out forgets the kept list: offline, nothing of it is shown.
+    page.goto("/status")
+    page.locator("details.menu > summary", has_text="Account").click()
+    page.get_by_role("button", name="Log out").click()
+    expect(page).not_to_have_url(f"{site.base}/status")
+    page.wait_for_function(f"async () => !(await ({KEPT})('/status'))")
+    _offline_status(context, page)
+    expect(page.get_by_text("You are offline")).to_be_visible()
+    expect(page.locator(f'a[href="/games/{first}"]')).to_have_count(0)
