@@ -20,7 +20,7 @@ from time_machine import TimeMachineFixture
 
 from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
-from dicehall.server.core.models import Delivery, User
+from dicehall.server.core.models import Delivery, GameRow, User
 from dicehall.server.domain.notices import delivery, viewing
 from dicehall.server.domain.services import Services, build_services
 from tests.live import add_user
@@ -319,3 +319,59 @@ def test_two_senders_never_claim_the_same_delivery(
     sent = mails(mail_dir)
     assert len(sent) == expected
     assert len({m["Message-ID"] for m in sent}) == expected
+
+
+def test_a_message_reaches_the_recipients_webhook_but_not_their_bell(
+    noticing: tuple[TestClient, Services],
+) -> None:
+    client, services = noticing
+    alice = verified(services, "alice", email_mode="off")
+    bob = verified(services, "bob", email_mode="off", webhook_kinds=["message"])
+    receiver = Receiver()
+    try:
+        hook = {"url": receiver.url(), "format": "slack"}
+        assert client.put(f"{API}/users/me/webhook", json=hook, headers=bob).status_code == 200
+        sent = client.post(
+            f"{API}/messages/bob", json={"body": "rematch <tonight>?"}, headers=alice
+        )
+        assert sent.status_code == 201, sent.text
+        delivery.run(services, now())
+        (posted,) = receiver.wait_for(1)
+        text = json.loads(posted.body)["text"]
+        assert "alice" in text and "rematch &lt;tonight&gt;?" in text
+        assert "/messages/with/alice" in text
+        assert client.get(f"{API}/notifications", headers=bob).json()["unread"] == 0
+    finally:
+        receiver.close()
+
+
+def test_the_reminders_a_player_sets_time_their_clock_notices(
+    noticing: tuple[TestClient, Services],
+) -> None:
+    client, services = noticing
+    alice = verified(services, "alice", email_mode="off")
+    bob = verified(services, "bob", email_mode="off")
+    chosen = client.patch(
+        f"{API}/users/me/settings", json={"reminders": ["25%", " 2D ", "25%"]}, headers=bob
+    )
+    assert chosen.status_code == 200, chosen.text
+    assert chosen.json()["reminders"] == ["25%", "2d"]
+    for wrong in (["120%"], ["soon"], ["0%"], ["1h", "2h", "3h", "4h", "5h", "6h"]):
+        refused = client.patch(f"{API}/users/me/settings", json={"reminders": wrong}, headers=bob)
+        assert refused.status_code == 422 and refused.json()["code"] == "invalid_settings"
+    made = client.post(
+        f"{API}/games",
+        json={"game": "boatzee", "seats": ["me", "bob"], "pace": "days-3"},
+        headers=alice,
+    )
+    assert made.status_code == 201, made.text
+    game = client.post(f"{API}/games/{made.json()['id']}/accept", headers=bob).json()
+    game = pass_turn(client, game, {0: alice, 1: bob})
+    assert game["to_act"] == 1
+    with services.read_conn() as conn:
+        row = conn.execute(
+            select(GameRow.remind_at, GameRow.deadline).where(GameRow.id == game["id"])
+        ).one()
+    # Three days per move: 25% used is 18 h in, 2 days left is a day in; the first is next.
+    left = (row.deadline - row.remind_at).total_seconds()
+    assert left == pytest.approx(3 * 86400 - 18 * 3600, abs=2)

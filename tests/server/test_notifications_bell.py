@@ -10,13 +10,17 @@ import re
 from typing import Any
 
 from fastapi.testclient import TestClient
+from time_machine import TimeMachineFixture
 
+from dicehall.server.core.clock import now
 from dicehall.server.domain import notifications
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
-from tests.server.test_clocks import create, fetch, play, two_people
+from tests.server.test_clocks import create, fetch, play, site_clock, two_people
 from tests.server.test_notifications import listed, mark, user_pk_of
 from tests.waiting import wait_until
+
+__all__ = ["site_clock"]  # a fixture
 
 API = "/api/v1"
 
@@ -205,3 +209,60 @@ def test_the_notifications_page_offers_accept_and_decline_for_an_open_invitation
     assert f'action="/games/{game["id"]}/decline"' in page
     assert f'Boatzee #{game["id"]}</a> <span class="with">with alice</span>' in page
     assert "3 days per move" in page
+
+
+def test_a_reminder_and_a_timeout_name_the_game_and_the_time_left(
+    client: TestClient, make_user: MakeUser, site_clock: TimeMachineFixture
+) -> None:
+    game, players = two_people(
+        client, make_user, vacation=False, pace={"initial": 5, "increment": 5, "cap": 5}
+    )
+    bob = players[1]
+    turn_to(client, game, players, 1)
+
+    def latest() -> Any:
+        mine = lines_about(listed(client, bob), game["id"])
+        return mine[0] if mine and mine[0]["kind"] in ("time_low", "timed_out") else None
+
+    # 4.1 s of bob's 5 s bank pass: the sweeper reminds him, then his time runs out.
+    site_clock.shift(4.1)
+    reminded = wait_until(latest, timeout=6, what="the reminder")
+    assert re.fullmatch(
+        rf"Time runs low in Boatzee: your turn, \d s left \(game {game['id']} with alice\)",
+        reminded["text"],
+    ), reminded["text"]
+    site_clock.shift(1.5)
+    out = wait_until(
+        lambda: (n := latest()) and n["kind"] == "timed_out" and n, timeout=6, what="timeout"
+    )
+    assert out["text"] == (
+        f"You ran out of time in Boatzee: the game is aborted (game {game['id']} with alice)"
+    )
+
+
+def test_texts_stay_short_and_say_the_pace() -> None:
+    from dicehall.server.domain.games import notice_texts
+    from dicehall.server.domain.games.pace import PRESETS, Pace
+    from dicehall.server.domain.games.records import GameRecord, SeatInfo
+
+    def table(name_length: int) -> list[SeatInfo]:
+        others = [SeatInfo(i, 100 + i, f"p{i}" + "x" * name_length, None) for i in range(1, 8)]
+        return [SeatInfo(0, 1, "me", None), *others]
+
+    record = GameRecord(9, "boatzee", "{}", 8, "active", 3, None, 0, None, 0, now())
+    text = notice_texts.your_turn(record, table(8), 0, 3, 3 * 86400 + 5)
+    assert text == (
+        "p3xxxxxxxx moved in Boatzee: your turn, 3 d 0 h left "
+        "(game 9 with p1xxxxxxxx, p2xxxxxxxx, p3xxxxxxxx and 4 more)"
+    )
+    # Long names: the opponents are cut first, then the head; the game is always named.
+    text = notice_texts.your_turn(record, table(60), 0, 3, 3 * 86400 + 5)
+    assert len(text) <= notice_texts.LONGEST and text.endswith("left (game 9)")
+    text = notice_texts.your_turn(record, table(190), 0, 3, None)
+    assert len(text) == notice_texts.LONGEST and text.endswith("… (game 9)")
+    assert notice_texts.pace_words(None) == "no clock"
+    assert notice_texts.pace_words(Pace(2 * 86400, 2 * 86400, 2 * 86400, "days-2")) == (
+        "2 days per move"
+    )
+    assert notice_texts.pace_words(PRESETS["brisk"]) == "1 day, +4 h a move, at most 2 days"
+    assert notice_texts.listing(["a", "b", "c"]) == "a, b and c"

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 from schemathesis import Case, GenerationMode
 from schemathesis.checks import not_a_server_error
+from schemathesis.core.failures import FailureGroup
 from schemathesis.python import asgi
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -264,7 +265,8 @@ def test_no_request_gets_a_server_error(fuzz: Fuzz) -> None:
             for attempt in (_sweep_edges, _fuzz_operation):
                 try:
                     attempt(fuzz, operation, client)
-                except Exception as exc:
+                # Schemathesis's FailureGroup is a BaseExceptionGroup, not an Exception.
+                except (Exception, FailureGroup) as exc:
                     reason = "".join(traceback.format_exception_only(exc)).strip()
                     failures.append(f"{operation.label}:\n{reason}")
                     break

@@ -118,7 +118,9 @@ def test_the_games_list_loads_from_the_cache_offline(
     first = create_game_api(context, csrf, "boatzee", ["me", "bot:greedy"])
     page.goto("/status")
     page.evaluate(WORKER_READY)
-    page.wait_for_function(KEPT, arg="/status")
+    # The first visit was not the worker's: it asks the worker to keep the page, and says so.
+    expect(page.locator("html")).to_have_attribute("data-offline", "kept")
+    assert page.evaluate(KEPT, "/status")
 
     context.set_offline(True)
     try:

@@ -96,12 +96,12 @@ def your_turn(
 
 
 def time_low(record: GameRecord, seats: Sequence[SeatInfo], seat: int, left: str) -> str:
-    """A clock reminder: "Your clock runs in Boatzee: 1 h 0 min left (game 12 with bob)"."""
+    """A clock reminder: "Time runs low in Boatzee: your turn, 1 h 0 min left (game 12 with
+    bob)"."""
     user_pk = seats[seat].user_pk
     assert user_pk is not None
-    return fit(
-        f"Your clock runs in {game_title(record.kind)}: {left} left", record.id, seats, user_pk
-    )
+    head = f"Time runs low in {game_title(record.kind)}: your turn, {left} left"
+    return fit(head, record.id, seats, user_pk)
 
 
 def timed_out(record: GameRecord, seats: Sequence[SeatInfo], seat: int) -> str:

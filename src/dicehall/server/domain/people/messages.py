@@ -19,12 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
+from urllib.parse import quote
 
 from sqlalchemy import Connection, Table, case, func, insert, or_, select, update
 
 from dicehall.server.core.clock import aware
 from dicehall.server.core.models import Message, MessageThread, User
 from dicehall.server.core.txn import publish_after_commit
+from dicehall.server.domain.notices import outbox
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.people.lookup import Person, other_person, person
 from dicehall.server.domain.people.message_checks import (
@@ -159,6 +161,21 @@ def send(
         "game": game_id,
         "created_at": at.isoformat(),
     }
+    # The recipient's channels hear of it (their bell does not: messages have their own count).
+    outbox.queue(
+        conn,
+        [
+            outbox.Queued(
+                user_pk=other.pk,
+                kind="message",
+                game_id=None,
+                title=f"A message from {sender.user_id}",
+                text=text[:300],
+                path=f"/messages/with/{quote(sender.user_id)}",
+                event=f"m{message_id}",
+            )
+        ],
+    )
     pushed = {"type": "message", **sent, "from_name": sender.display_name}
     for to, thread_with in ((other.pk, sender.user_id), (sender_pk, other.user_id)):
         message = {**pushed, "thread_with": thread_with, "unread": unread(conn, to)}

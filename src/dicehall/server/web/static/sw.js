@@ -12,7 +12,6 @@
 // Caches are named with VERSION: a new version deletes the older caches when it activates.
 
 const VERSION = "v1";
-const STARTED = Date.now(); let LOG = [];
 const PAGES = `dicehall-pages-${VERSION}`;
 const STATIC = `dicehall-static-${VERSION}`;
 const KEPT = [PAGES, STATIC];
@@ -20,7 +19,6 @@ const KEPT = [PAGES, STATIC];
 const OFFLINE_PAGES = ["/", "/status"];
 
 self.addEventListener("install", () => {
-  LOG.push("install");
   self.skipWaiting();
 });
 
@@ -28,7 +26,6 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) {
-        LOG.push("act " + name);
         if (name.startsWith("dicehall-") && !KEPT.includes(name)) await caches.delete(name);
       }
       await self.clients.claim();
@@ -45,7 +42,6 @@ async function networkFirst(request, cacheName, fallbacks = []) {
   try {
     const response = await fetch(request);
     if (keepable(response)) await cache.put(request, response.clone());
-    LOG.push("nf " + request.url + " " + response.status);
     return response;
   } catch (error) {
     for (const key of [request, ...fallbacks]) {
@@ -53,10 +49,8 @@ async function networkFirst(request, cacheName, fallbacks = []) {
       if (kept) return kept;
     }
     if (cacheName === PAGES) {
-      const dbg = [];
-      for (const n of await caches.keys()) { const c = await caches.open(n); for (const k of await c.keys()) dbg.push(n + " " + k.url); }
       return new Response(
-        "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>" + String(error) + " " + (Date.now() - STARTED) + " " + JSON.stringify(LOG) + " " + JSON.stringify(dbg) +
+        "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>" +
           "<title>Offline · dicehall</title><p>You are offline, and this page was not kept." +
           " <a href='/status'>Your games</a> as last seen may be.</p>",
         { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } },
@@ -93,7 +87,6 @@ self.addEventListener("fetch", (event) => {
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type !== "remember") return;
-  LOG.push("remember");
   event.waitUntil(
     (async () => {
       const page = new URL(data.page || "/", self.location.origin);
