@@ -6,6 +6,7 @@ import atexit
 import contextlib
 import os
 import queue
+import tempfile
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -135,6 +136,10 @@ def fresh_postgres_db() -> tuple[str, Callable[[], None]]:
     return _DATABASES.fresh()
 
 
+#: Where the tests' sites write mail when a test names no folder of its own.
+TEST_MAIL_DIR = os.path.join(tempfile.gettempdir(), f"dicehall-test-mail-{os.getpid()}")
+
+
 def site_settings(db_url: str, **overrides: object) -> Settings:
     """Settings for tests: cheap password hashing, small dice batches."""
     values: dict[str, object] = {
@@ -154,6 +159,8 @@ def site_settings(db_url: str, **overrides: object) -> Settings:
         # test's site: the tests of those jobs turn them on or run them by hand.
         "site_jobs": False,
         "tournament_schedule": "",
+        # A mail (a verification link, a notice) never lands in the real data directory.
+        "mail_dir": TEST_MAIL_DIR,
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]

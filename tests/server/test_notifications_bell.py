@@ -154,9 +154,10 @@ def test_an_invitation_says_the_options_and_the_pace(
     told = lines_about(listed(client, bob), game["id"])
     assert [n["kind"] for n in told] == ["invitation"]
     text = told[0]["text"]
-    assert text.startswith("alice invites you to Ten Thousand (")
-    assert "Target score: 5000" in text and "Ante (cents): 50" in text
-    assert "2 days per move" in text and f"(game {game['id']} with alice)" in text
+    assert text == (
+        "alice invites you to Ten Thousand: Target score 5000, Ante (cents) 50; "
+        f"2 days per move (game {game['id']} with alice)"
+    )
     # The creator is not told of their own invitation.
     assert lines_about(listed(client, alice), game["id"]) == []
 
@@ -171,7 +172,7 @@ def test_an_invitation_with_the_standard_rules_and_no_clock_says_so(
     )
     text = lines_about(listed(client, bob), game["id"])[0]["text"]
     assert text == (
-        f"alice invites you to Boatzee (standard rules; no clock) "
+        f"alice invites you to Boatzee: standard rules; no clock "
         f"(game {game['id']} with alice and carol)"
     )
 

@@ -119,7 +119,7 @@ def test_an_invitation_is_answered_from_its_line(
         accepted = create_game_api(other, oscar, "boatzee", ["me", "ivy"])
         page.goto("/notifications")
         line = page.locator(f'.notification[data-game="{declined}"]')
-        expect(line).to_contain_text("oscar invites you to Ten Thousand (Target score: 5000")
+        expect(line).to_contain_text("oscar invites you to Ten Thousand: Target score 5000; 3 days")
         decline = line.get_by_role(
             "button", name=f"Decline the invitation to Ten Thousand game {declined}"
         )

@@ -17,6 +17,7 @@ from PIL import Image
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.live import LiveServer
+from tests.waiting import wait_until
 from tests.web.conftest import create_game_api, shoot, signup_api
 
 REQUIRED = ("name", "short_name", "start_url", "scope", "display", "icons")
@@ -56,7 +57,11 @@ def test_the_manifest_is_valid_and_its_icons_load(page: Page, site: LiveServer) 
     for member in REQUIRED:
         assert manifest.get(member), member
     assert manifest["name"] == "dicehall"
-    assert (manifest["start_url"], manifest["scope"], manifest["display"]) == ("/", "/", "standalone")
+    assert (manifest["start_url"], manifest["scope"], manifest["display"]) == (
+        "/",
+        "/",
+        "standalone",
+    )
     assert manifest["theme_color"].startswith("#") and manifest["background_color"].startswith("#")
 
     found: set[tuple[int, str]] = set()
@@ -147,7 +152,7 @@ def test_the_games_list_loads_from_the_cache_offline(
     page.locator("details.menu > summary", has_text="Account").click()
     page.get_by_role("button", name="Log out").click()
     expect(page).not_to_have_url(f"{site.base}/status")
-    page.wait_for_function(f"async () => !(await ({KEPT})('/status'))")
+    wait_until(lambda: not page.evaluate(KEPT, "/status"), what="the kept list to be forgotten")
     _offline_status(context, page)
     expect(page.get_by_text("You are offline")).to_be_visible()
     expect(page.locator(f'a[href="/games/{first}"]')).to_have_count(0)

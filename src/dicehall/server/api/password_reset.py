@@ -56,7 +56,7 @@ class ResetDone(_Answer):
     operation_id="auth-password-reset",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=ResetAsked,
-    responses=errors(422, 429, 503),
+    responses=errors(400, 422, 429, 503),
 )
 def ask_reset(
     body: ResetRequest, request: Request, services: ServicesDep
@@ -79,7 +79,7 @@ def ask_reset(
     "/auth/password-reset/confirm",
     operation_id="auth-password-reset-confirm",
     response_model=ResetDone,
-    responses=errors(422, 429, 503),
+    responses=errors(400, 422, 429, 503),
 )
 def confirm_reset(
     body: ResetConfirm, request: Request, services: ServicesDep

@@ -160,8 +160,8 @@ def pace_words(pace: Pace | None) -> str:
 
 
 def options_words(kind: str, options: object) -> str:
-    """The options that differ from the game's defaults, by their labels ("Target score
-    300, Ante 5"), or "standard rules"."""
+    """The options that differ from the game's defaults, as people read them ("Triple
+    Boatzee (3 columns)", "Target score 5000, Ante (cents) 50"), or "standard rules"."""
     try:
         game = entry_of(kind).game
         defaults = codec.encode(game.options({}))
@@ -175,26 +175,23 @@ def options_words(kind: str, options: object) -> str:
             continue
         text = option_text(fields[name])
         named = dict(text.choices).get(str(value))
-        if named is None:
-            named = _shown(value)
-        said.append(f"{text.label}: {named}")
+        if named is not None:
+            said.append(named)  # a choice's label says it all: "Yahtzee scoring"
+        elif isinstance(value, bool):
+            said.append(f"{text.label}: {'on' if value else 'off'}")
+        else:
+            said.append(f"{text.label} {'none' if value is None else value}")
     return ", ".join(said) or "standard rules"
-
-
-def _shown(value: object) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return "none" if value is None else str(value)
 
 
 def invitation(
     creator: str, record: GameRecord, options: object, seats: Sequence[SeatInfo], user_pk: int
 ) -> str:
-    """An invitation to play: "alice invites you to Boatzee (Target score 300; 2 days per
-    move) (game 12 with alice)"."""
-    pace = Pace.loads(record.pace)
-    terms = f"{options_words(record.kind, options)}; {pace_words(pace)}"
-    head = f"{creator} invites you to {game_title(record.kind)} ({terms})"
+    """An invitation to play: "alice invites you to Boatzee: Target score 300; 2 days per
+    move (game 12 with alice)"."""
+    pace = pace_words(Pace.loads(record.pace))
+    head = f"{creator} invites you to {game_title(record.kind)}: "
+    head += f"{options_words(record.kind, options)}; {pace}"
     return fit(head, record.id, seats, user_pk)
 
 
