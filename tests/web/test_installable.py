@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from PIL import Image
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.live import LiveServer
 from tests.waiting import wait_until
@@ -156,3 +156,50 @@ def test_the_games_list_loads_from_the_cache_offline(
     _offline_status(context, page)
     expect(page.get_by_text("You are offline")).to_be_visible()
     expect(page.locator(f'a[href="/games/{first}"]')).to_have_count(0)
+
+
+def test_the_worker_and_manifest_pass_the_sites_policy(browser: Browser, site: LiveServer) -> None:
+    """Without the tests' policy bypass: the manifest, the icons and the worker load under
+    the site's Content-Security-Policy, and nothing is refused."""
+    strict = browser.new_context(base_url=site.base)
+    try:
+        refused: list[str] = []
+        page = strict.new_page()
+        page.on(
+            "console",
+            lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None,
+        )
+        signup_api(strict, "strict")
+        page.goto("/status")
+        expect(page.locator("html")).to_have_attribute("data-offline", "kept")
+        manifest = page.context.new_cdp_session(page).send("Page.getAppManifest")
+        assert manifest["errors"] == [] and json.loads(manifest["data"])["name"] == "dicehall"
+        assert [w.url for w in strict.service_workers] == [f"{site.base}/sw.js"]
+        assert refused == []
+    finally:
+        strict.close()
+
+
+def test_the_push_switch_reports_this_browsers_state(
+    context: BrowserContext, page: Page, site: LiveServer
+) -> None:
+    """webpush.js, as the settings page will use it: off with nothing subscribed, and a
+    refused permission said in a sentence (subscribing needs the browser's real push
+    service, which a headless browser has not)."""
+    signup_api(context, "switch")
+    page.goto("/status")
+    page.evaluate(WORKER_READY)
+    state = """async () => {
+      const push = await import("/static/js/webpush.js");
+      const out = { state: await push.pushState(), off: await push.disablePush() };
+      try { await push.enablePush(); out.enabled = true; } catch (error) { out.error = error.message; }
+      return out;
+    }"""
+    found = page.evaluate(state)
+    print("FOUND", found)
+    assert found["state"] in ("off", "denied") and found["off"] is False, found
+    assert found["error"].startswith("notifications "), found
+    context.grant_permissions(["notifications"])
+    assert page.evaluate("async () => (await import('/static/js/webpush.js')).pushState()") == "off"
+    key = page.context.request.get("/api/v1/push/key").json()["public_key"]
+    assert len(key) == 87

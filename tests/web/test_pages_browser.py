@@ -41,7 +41,8 @@ def _error(page: Page, field: str) -> str:
 def _signup_form(page: Page, user_id: str, password: str, display: str = "") -> None:
     page.get_by_label("User id").fill(user_id)
     page.get_by_label("Display name").fill(display)
-    page.get_by_label("Password").fill(password)
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_label("Repeat the password").fill(password)
     page.get_by_role("button", name="Create my account").click()
 
 
@@ -56,7 +57,7 @@ def test_sign_up_log_out_and_in(page: Page) -> None:
     assert "start with a letter" in _error(page, "user_id")
     expect(page.get_by_label("User id")).to_have_value("7up")
     expect(page.get_by_label("Display name")).to_have_value("Seven")
-    expect(page.get_by_label("Password")).to_have_value("")
+    expect(page.get_by_label("Password", exact=True)).to_have_value("")
     expect(page.get_by_role("alert")).to_contain_text("There is a problem")
     _signup_form(page, "Hazel", "short", "Hazel H.")
     assert "at least 8 characters" in _error(page, "password")
@@ -66,7 +67,10 @@ def test_sign_up_log_out_and_in(page: Page) -> None:
     page.keyboard.press("Tab")
     expect(page.get_by_label("Display name")).to_be_focused()
     page.keyboard.press("Tab")
-    expect(page.get_by_label("Password")).to_be_focused()
+    expect(page.get_by_label("Password", exact=True)).to_be_focused()
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Tab")
+    expect(page.get_by_label("Repeat the password")).to_be_focused()
     page.keyboard.type(PASSWORD)
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile("/status$"))

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from dicehall.server.domain.notices.kinds import KINDS
 from tests.live import LiveServer
 from tests.web.boards import COUNT_FETCHES, settle
 from tests.web.conftest import accept_game_api, create_game_api, shoot, signup_api
@@ -77,6 +78,14 @@ def test_the_form_saves_every_setting_without_scripts(web: TestClient) -> None:
         "confirm_moves": False,
         "ratings_shown": ["boatzee-double", "boss"],
         "hide_rating_while_playing": True,
+        # The notification settings have a form of their own: this one leaves them be.
+        "time_zone": "UTC",
+        "email_mode": "digest",
+        "digest_hour": 8,
+        "email_kinds": list(KINDS),
+        "push_kinds": list(KINDS),
+        "webhook_kinds": list(KINDS),
+        "reminders": ["80%", "1h"],
     }
     saved = web.get("/settings?saved=1").text
     assert 'id="settings-saved"' in saved

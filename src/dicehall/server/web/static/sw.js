@@ -17,6 +17,8 @@ const STATIC = `dicehall-static-${VERSION}`;
 const KEPT = [PAGES, STATIC];
 // The pages kept for offline use; "/" offline without a copy of its own shows the games list.
 const OFFLINE_PAGES = ["/", "/status"];
+// Signing out (the page's form, or the API) forgets the pages kept for the one signed in.
+const LOGOUTS = ["/logout", "/api/v1/auth/logout"];
 
 self.addEventListener("install", () => {
   self.skipWaiting();
@@ -68,7 +70,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.method === "POST" && url.pathname === "/logout") {
+  if (request.method === "POST" && LOGOUTS.includes(url.pathname)) {
     // What was kept is this user's: nobody else sees it offline.
     event.waitUntil(forgetPages());
     return;
