@@ -119,3 +119,14 @@ def test_refuses_a_folder_that_is_not_a_maildir(cli: CliRunner, tmp_path: Path) 
     (tmp_path / "notes" / "todo.txt").write_text("x")
     refused = cli("mail", "--dir", str(tmp_path / "notes"))
     assert refused.code == 2 and "is not a Maildir" in refused.err
+
+
+
+def test_a_malformed_smtp_url_is_refused_without_its_password(
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DICEHALL_SMTP_URL", "http://me:hunter2secret@mail.example.org")
+    refused = cli("mail")
+    assert refused.code != 0
+    assert "DICEHALL_SMTP_URL" in refused.err and "smtp://" in refused.err
+    assert "hunter2secret" not in refused.out + refused.err

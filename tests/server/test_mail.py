@@ -23,15 +23,14 @@ from dicehall.server.domain.notices.emails import (
     verification_mail,
 )
 from dicehall.server.domain.notices.kinds import Notice
+from dicehall.server.core.smtp_url import SmtpTarget, parse_smtp_url
 from dicehall.server.infra.mail import (
     MaildirMailer,
     MailError,
     SmtpMailer,
-    SmtpTarget,
     ehlo_name,
     mail_dir,
     mailer_for,
-    parse_smtp_url,
 )
 from tests.server.smtpd import running_smtp_server
 

@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -17,6 +17,9 @@ from rich.markup import escape
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.engine.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from dicehall.server.core.config import Settings
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -54,6 +57,28 @@ def fail(message: str) -> NoReturn:
     # The message may quote user input: escape it so brackets print as typed, never as markup.
     err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     raise SystemExit(2)
+
+
+def printable(message: str) -> str:
+    """``message`` safe to print: undecodable bytes of a file name (lone surrogates) must
+    not stop the line from printing."""
+    return message.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def site_settings_or_fail() -> Settings:
+    """The site's settings from the environment, or one line naming the bad variable (its
+    message, never its value: a URL may hold a password)."""
+    from pydantic import ValidationError
+
+    from dicehall.server.core.config import Settings
+
+    try:
+        return Settings()
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        name = str(error["loc"][0]) if error["loc"] else "a setting"
+        variable = name.upper() if name.startswith("DICEHALL_") else f"DICEHALL_{name.upper()}"
+        fail(printable(f"{variable}: {error['msg']}"))
 
 
 def require_extra(module: str, extra: str, what: str) -> None:

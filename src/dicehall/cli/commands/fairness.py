@@ -10,23 +10,24 @@ from typing import Annotated, Any
 import typer
 
 from dicehall.cli.apps import Groups
-from dicehall.cli.common import JsonText, console, fail, print_json
-
-
-def _safe(message: str) -> str:
-    # Undecodable bytes in a file name (lone surrogates) must not stop the line from printing.
-    return message.encode("utf-8", "backslashreplace").decode("utf-8")
+from dicehall.cli.common import (
+    JsonText,
+    console,
+    fail,
+    print_json,
+    printable,
+)
 
 
 def _read_json(file: Path, what: str) -> Any:
     try:
         return json.loads(file.read_bytes())
     except OSError as exc:
-        fail(_safe(f"cannot read {file}: {exc.strerror or exc}"))
+        fail(printable(f"cannot read {file}: {exc.strerror or exc}"))
     except ValueError as exc:
-        fail(_safe(f"{file} is not JSON: {exc}"))
+        fail(printable(f"{file} is not JSON: {exc}"))
     except RecursionError:
-        fail(_safe(f"{file} is nested too deeply to be {what}"))
+        fail(printable(f"{file} is nested too deeply to be {what}"))
 
 
 def verify_game(
@@ -55,7 +56,7 @@ def verify_game(
     try:
         report = verify_proof(proof, game_log=saved_log, chain=saved_chain)
     except MalformedProof as exc:
-        fail(_safe(f"{file}: {exc}"))
+        fail(printable(f"{file}: {exc}"))
     if as_json:
         print_json(report.as_json())
     else:
@@ -78,7 +79,7 @@ def verify_log(
     data = _read_json(file, "a public log")
     records = data.get("records") if isinstance(data, dict) else data
     if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
-        fail(_safe(f'{file}: a public log is a list of records or {{"records": [...]}}'))
+        fail(printable(f'{file}: a public log is a list of records or {{"records": [...]}}'))
     broken = verify_chain(records)
     head = records[-1].get("hash") if records else None
     if as_json:

@@ -16,10 +16,17 @@ import typer
 from rich.table import Table
 
 from dicehall.cli.apps import Groups
-from dicehall.cli.common import JsonTable, console, fail, print_json, require_extra
+from dicehall.cli.common import (
+    JsonTable,
+    console,
+    fail,
+    print_json,
+    require_extra,
+    site_settings_or_fail,
+)
 
 if TYPE_CHECKING:
-    from dicehall.server.core.config import Settings
+    pass
 
 
 @dataclass(frozen=True)
@@ -64,9 +71,10 @@ def mail(
 ) -> None:
     """List the mail the site wrote while no SMTP server is set, newest first."""
     require_extra("pydantic_settings", "site", "dicehall mail")
-    from dicehall.server.infra.mail import mail_dir, parse_smtp_url
+    from dicehall.server.core.smtp_url import parse_smtp_url
+    from dicehall.server.infra.mail import mail_dir
 
-    settings = _settings_or_fail()
+    settings = site_settings_or_fail()
     path = folder if folder is not None else mail_dir(settings)
     smtp: str | None = None
     if settings.smtp_url is not None:
@@ -167,17 +175,3 @@ def _sent_text(message: EmailMessage, written: float) -> str:
     except (TypeError, ValueError):
         when = datetime.fromtimestamp(written)
     return when.astimezone().isoformat(timespec="seconds")
-
-
-def _settings_or_fail() -> Settings:
-    from pydantic import ValidationError
-
-    from dicehall.server.core.config import Settings
-
-    try:
-        return Settings()
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        name = str(error["loc"][0]) if error["loc"] else "a setting"
-        variable = name.upper() if name.startswith("DICEHALL_") else f"DICEHALL_{name.upper()}"
-        fail(f"{variable}: {error['msg']}")

@@ -8,7 +8,14 @@ from typing import Annotated
 import typer
 
 from dicehall.cli.apps import Groups
-from dicehall.cli.common import JsonText, console, fail, print_json, require_extra
+from dicehall.cli.common import (
+    JsonText,
+    console,
+    fail,
+    print_json,
+    printable,
+    require_extra,
+)
 
 
 def rebuild(
@@ -62,9 +69,9 @@ def rebuild(
             finally:
                 writer.engine.dispose()
     except (DicehallError, Refused) as exc:
-        fail(_safe(str(exc)))
+        fail(printable(str(exc)))
     except SQLAlchemyError as exc:
-        fail(_safe(f"cannot use the database: {str(exc).strip().splitlines()[0]}"))
+        fail(printable(f"cannot use the database: {str(exc).strip().splitlines()[0]}"))
     if as_json:
         print_json(report.as_json())
     else:
@@ -72,11 +79,6 @@ def rebuild(
             console.print(found.line(), markup=False, soft_wrap=True)
         console.print(report.summary(), markup=False, soft_wrap=True)
     raise typer.Exit(0 if report.ok else 1)
-
-
-def _safe(message: str) -> str:
-    # Undecodable bytes in a file name (lone surrogates) must not stop the line from printing.
-    return message.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def register(groups: Groups) -> None:

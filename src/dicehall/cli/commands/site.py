@@ -11,11 +11,19 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from dicehall.cli.apps import Groups
-from dicehall.cli.common import JsonText, console, fail, print_json, require_extra
+from dicehall.cli.common import (
+    JsonText,
+    console,
+    fail,
+    print_json,
+    printable,
+    require_extra,
+    site_settings_or_fail,
+)
 from dicehall.cli.datadir import usable_data_dir
 
 if TYPE_CHECKING:
-    from dicehall.server.core.config import Settings
+    pass
 
 
 #: ``--db`` of the commands that run the site (``serve``, ``worker``).
@@ -68,7 +76,7 @@ def serve(
     if not background:
         os.environ["DICEHALL_BACKGROUND"] = "false"
     # Migrate and fill the pool once here, so workers never race to do it.
-    settings = _settings_or_fail()
+    settings = site_settings_or_fail()
     services = build_services(settings)
     services.engine.dispose()
     console.print(f"dicehall on http://{host}:{port}  database: {url}", soft_wrap=True)
@@ -122,7 +130,7 @@ def worker(
     if bot_workers is not None:
         os.environ["DICEHALL_BOT_WORKERS"] = str(bot_workers)
     os.environ["DICEHALL_BACKGROUND"] = "true"
-    settings = _settings_or_fail()
+    settings = site_settings_or_fail()
     if settings.redis_url is None and not url.startswith("sqlite"):
         console.print(
             "no Redis: players see the bots' moves when their pages ask, not at once",
@@ -158,11 +166,11 @@ def check(
     try:
         load_plugins()
     except Exception as exc:
-        fail(_safe(f"DICEHALL_PLUGINS: {type(exc).__name__}: {exc}"))
+        fail(printable(f"DICEHALL_PLUGINS: {type(exc).__name__}: {exc}"))
     try:
         engine = read_only_engine(url)
     except DicehallError as exc:
-        fail(_safe(str(exc)))
+        fail(printable(str(exc)))
     try:
         check_database(engine)
         with engine.connect() as conn:
@@ -180,9 +188,9 @@ def check(
                 task = bar.add_task("replaying games", total=len(ids))
                 report = check_games(conn, ids, lambda: bar.advance(task))
     except DicehallError as exc:
-        fail(_safe(str(exc)))
+        fail(printable(str(exc)))
     except SQLAlchemyError as exc:
-        fail(_safe(f"cannot read the database: {str(exc).strip().splitlines()[0]}"))
+        fail(printable(f"cannot read the database: {str(exc).strip().splitlines()[0]}"))
     finally:
         engine.dispose()
     if as_json:
@@ -212,15 +220,15 @@ def verify_dice(
     try:
         data = json.loads(file.read_bytes())
     except OSError as exc:
-        fail(_safe(f"cannot read {file}: {exc.strerror or exc}"))
+        fail(printable(f"cannot read {file}: {exc.strerror or exc}"))
     except ValueError as exc:
-        fail(_safe(f"{file} is not JSON: {exc}"))
+        fail(printable(f"{file} is not JSON: {exc}"))
     except RecursionError:
-        fail(_safe(f"{file} is nested too deeply to be a revealed batch"))
+        fail(printable(f"{file} is nested too deeply to be a revealed batch"))
     try:
         check = check_batch(data)
     except InvalidInput as exc:
-        fail(_safe(f"{file}: {exc}"))
+        fail(printable(f"{file}: {exc}"))
     if as_json:
         print_json(check.as_json())
     else:
@@ -255,26 +263,6 @@ def _use_database(db: str | None, redis: str | None) -> str:
     return url
 
 
-def _settings_or_fail() -> Settings:
-    """The site's settings from the environment, or one line naming the bad variable."""
-    from pydantic import ValidationError
-
-    from dicehall.server.core.config import Settings
-
-    try:
-        return Settings()
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        name = str(error["loc"][0]) if error["loc"] else "a setting"
-        variable = name.upper() if name.startswith("DICEHALL_") else f"DICEHALL_{name.upper()}"
-        fail(_safe(f"{variable}: {error['msg']}"))
-
-
-def _safe(message: str) -> str:
-    # Undecodable bytes in a file name (lone surrogates) must not stop the line from printing.
-    return message.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
 def _require_usable_database(url: str) -> None:
     # One line and exit 2 for a damaged, locked or unreachable database, before any
     # migration or server start could fail on it with a traceback.
@@ -284,10 +272,10 @@ def _require_usable_database(url: str) -> None:
     try:
         engine = make_engine(url)
     except DicehallError as exc:
-        fail(_safe(str(exc)))
+        fail(printable(str(exc)))
     try:
         check_database(engine)
     except DicehallError as exc:
-        fail(_safe(str(exc)))
+        fail(printable(str(exc)))
     finally:
         engine.dispose()

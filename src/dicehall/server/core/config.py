@@ -14,6 +14,7 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from dicehall.engine.storage import data_dir
+from dicehall.server.core.smtp_url import parse_smtp_url
 
 
 def default_db_url() -> str:
@@ -144,6 +145,13 @@ class Settings(BaseSettings):
     @classmethod
     def _no_smtp_when_empty(cls, value: Any) -> Any:
         return None if value == "" else value
+
+    @field_validator("smtp_url")
+    @classmethod
+    def _valid_smtp_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            parse_smtp_url(value.get_secret_value())
+        return value
 
     @field_validator("trusted_proxies", "outbound_allow", mode="before")
     @classmethod

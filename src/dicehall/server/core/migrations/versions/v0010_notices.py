@@ -23,9 +23,7 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("users") as users:
         users.add_column(sa.Column("email", sa.String(length=254), nullable=True))
-        users.add_column(
-            sa.Column("email_verified_at", sa.DateTime(timezone=True), nullable=True)
-        )
+        users.add_column(sa.Column("email_verified_at", sa.DateTime(timezone=True), nullable=True))
         users.create_index("ix_users_email", ["email"], unique=False)
     with op.batch_alter_table("notifications") as notifications:
         notifications.add_column(
@@ -96,9 +94,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["user_pk"], ["users.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("socket"),
     )
-    op.create_index(
-        "ix_game_views_user_game", "game_views", ["user_pk", "game_id"], unique=False
-    )
+    op.create_index("ix_game_views_user_game", "game_views", ["user_pk", "game_id"], unique=False)
 
 
 def downgrade() -> None:
