@@ -121,7 +121,6 @@ def test_refuses_a_folder_that_is_not_a_maildir(cli: CliRunner, tmp_path: Path) 
     assert refused.code == 2 and "is not a Maildir" in refused.err
 
 
-
 def test_a_malformed_smtp_url_is_refused_without_its_password(
     cli: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,6 +16,7 @@ import pytest
 from pydantic import SecretStr
 
 from dicehall.server.core.config import Settings
+from dicehall.server.core.smtp_url import SmtpTarget, parse_smtp_url
 from dicehall.server.domain.notices.emails import (
     digest_mail,
     notice_mail,
@@ -23,7 +24,6 @@ from dicehall.server.domain.notices.emails import (
     verification_mail,
 )
 from dicehall.server.domain.notices.kinds import Notice
-from dicehall.server.core.smtp_url import SmtpTarget, parse_smtp_url
 from dicehall.server.infra.mail import (
     MaildirMailer,
     MailError,
