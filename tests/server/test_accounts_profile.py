@@ -49,13 +49,16 @@ def test_profile_edit_and_public_profile(client: TestClient, make_user: MakeUser
     }
     mine = client.get(f"{API}/users/me", headers=bearer).json()
     extras = ("reliability", "last_seen", "current_games", "head_to_head", "relation", "ratings")
+    # My own profile adds my e-mail address, which the public one never shows.
+    assert (mine.pop("email"), mine.pop("email_verified")) == (None, False)
+    assert "email" not in public.json() and "email_verified" not in public.json()
     assert {**mine, **{k: public.json()[k] for k in extras}} == public.json()
 
 
 def test_profile_rules(client: TestClient, make_user: MakeUser) -> None:
     bearer = make_user("ursula")
     cases = [
-        ({}, "nothing_to_change", "send display_name and/or about to change"),
+        ({}, "nothing_to_change", "send display_name, about and/or email to change"),
         ({"display_name": ""}, "invalid_display_name", "a display name must not be empty"),
         (
             {"display_name": "n" * 41},

@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from dicehall.server.core.models import User
+from dicehall.server.domain.notices.kinds import KINDS
 from dicehall.server.domain.ratings import kinds
 from dicehall.server.domain.services import Services
 from tests.server.conftest import Headers, MakeUser
@@ -35,6 +36,13 @@ DEFAULTS = {
         "pig",
     ],
     "hide_rating_while_playing": False,
+    "time_zone": "UTC",
+    "email_mode": "digest",
+    "digest_hour": 8,
+    "email_kinds": list(KINDS),
+    "push_kinds": list(KINDS),
+    "webhook_kinds": list(KINDS),
+    "reminders": ["80%", "1h"],
 }  # fmt: skip
 
 
@@ -99,6 +107,15 @@ WRONG: list[tuple[Any, str]] = [
     ({"ratings_shown": [1]}, "ratings_shown"),
     ({"ratings_shown": ["boss"] * (2 * len(kinds.names()) + 1)}, "ratings_shown"),
     ({"hide_rating_while_playing": "yes"}, "hide_rating_while_playing"),
+    ({"time_zone": "Mars/Olympus_Mons"}, "time_zone"),
+    ({"time_zone": "europe/paris"}, "time_zone"),
+    ({"email_mode": "hourly"}, "email_mode"),
+    ({"digest_hour": 24}, "digest_hour"),
+    ({"digest_hour": "8"}, "digest_hour"),
+    ({"email_kinds": ["your_turn", "gossip"]}, "email_kinds"),
+    ({"push_kinds": "your_turn"}, "push_kinds"),
+    ({"reminders": ["80 %"]}, "reminders"),
+    ({"reminders": ["0h"]}, "reminders"),
 ]
 
 

@@ -105,9 +105,7 @@ def downgrade() -> None:
     op.drop_table("push_subscriptions")
     op.drop_index("ix_deliveries_due", table_name="deliveries")
     op.drop_table("deliveries")
-    with op.batch_alter_table("notifications") as notifications:
-        notifications.drop_column("events")
-    with op.batch_alter_table("users") as users:
-        users.drop_index("ix_users_email")
-        users.drop_column("email_verified_at")
-        users.drop_column("email")
+    op.drop_column("notifications", "events")
+    op.drop_index("ix_users_email", table_name="users")
+    op.drop_column("users", "email_verified_at")
+    op.drop_column("users", "email")
