@@ -3,7 +3,11 @@ and PostgreSQL: no request a client can send gets a 5xx, and every answer confor
 schema: its status is one the operation documents, its content type the documented one, and
 its body matches the documented schema (the exact response models of
 :mod:`dicehall.server.api.schemas`, or the ``ErrorBody`` of every error). Then the id faults
-the fuzz found, each pinned by a plain test."""
+the fuzz found, each pinned by a plain test.
+
+(Longer than most test modules: one successful call of every operation of the whole API,
+which the check that every success matches its schema needs in one place.)
+"""
 
 from __future__ import annotations
 
