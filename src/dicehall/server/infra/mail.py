@@ -12,6 +12,7 @@ import ipaddress
 import mailbox
 import smtplib
 import ssl
+import threading
 from email.message import EmailMessage
 from email.utils import getaddresses
 from pathlib import Path
@@ -190,6 +191,9 @@ class SmtpMailer:
         return text
 
 
+_MAILDIR_LOCK = threading.Lock()
+
+
 class MaildirMailer:
     """Writes each message into a Maildir (made, private to its owner, when missing)."""
 
@@ -204,9 +208,12 @@ class MaildirMailer:
         """Add ``message`` to the Maildir; a folder that cannot be written is a MailError."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            mailbox.Maildir(self.path, create=True).add(message)
-        except OSError as exc:
-            reason = exc.strerror or str(exc)
+            # The standard library names a new file by the time, the process and a counter
+            # it does not guard: two threads of one process in the same microsecond clash.
+            with _MAILDIR_LOCK:
+                mailbox.Maildir(self.path, create=True).add(message)
+        except (OSError, mailbox.Error) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc)
             raise MailError(f"cannot write mail to the Maildir {self.path}: {reason}") from None
 
 
