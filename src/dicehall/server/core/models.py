@@ -402,7 +402,12 @@ class Notification(Base):
     """Something a user should know: a game became their turn, their clock runs low."""
 
     __tablename__ = "notifications"
-    __table_args__ = (Index("ix_notifications_user", "user_pk", "id"), NEVER_REUSE_IDS)
+    __table_args__ = (
+        Index("ix_notifications_user", "user_pk", "id"),
+        # A game's unread line is found (and replaced) by user and game.
+        Index("ix_notifications_user_game", "user_pk", "game_id"),
+        NEVER_REUSE_IDS,
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))

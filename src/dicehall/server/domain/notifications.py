@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, delete, func, insert, select, update
+from sqlalchemy import Connection, Table, delete, func, insert, or_, select, update
 
 from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import Notification, SeatRow
@@ -45,31 +45,44 @@ NOTICE_KINDS: dict[str, NoticeKind] = {
 PAGE = 50
 
 
-def add(conn: Connection, user_pk: int, kind: str, game_id: int | None, text: str) -> None:
-    """Tell ``user_pk`` something (stored now, pushed after the commit)."""
-    add_many(conn, [(user_pk, game_id, text)], kind)
+def add(
+    conn: Connection,
+    user_pk: int,
+    kind: str,
+    game_id: int | None,
+    text: str,
+    *,
+    playing: bool = False,
+) -> None:
+    """Tell ``user_pk`` something (stored now, pushed after the commit); ``playing``: the
+    caller knows they still play the game (it is their turn), so it is not asked."""
+    add_many(conn, [(user_pk, game_id, text)], kind, playing=playing)
 
 
-def add_many(conn: Connection, told: Sequence[tuple[int, int | None, str]], kind: str) -> None:
+def add_many(
+    conn: Connection,
+    told: Sequence[tuple[int, int | None, str]],
+    kind: str,
+    *,
+    playing: bool = False,
+) -> None:
     """Tell each ``(user_pk, game_id, text)`` of ``told`` something of ``kind``, in one
     statement (stored now, each pushed after the commit)."""
-    told = _still_playing(conn, told)
+    if not playing:
+        told = _still_playing(conn, told)
     if not told:
         return
     moment = now()
     # A game's unread line is replaced by a new one (a new id: it moves to the top, and
     # pages by id stay in order) that counts one more event.
     told, extra = _one_per_game(told)
-    lines = _unread_lines(conn, {(u, g) for u, g, _ in told if g is not None})
+    lines = _take_unread_lines(conn, {(u, g) for u, g, _ in told if g is not None})
     replaced: list[int | None] = []
     counts: list[int] = []
     for (user_pk, game_id, _), more in zip(told, extra, strict=True):
         old = lines.get((user_pk, game_id)) if game_id is not None else None
         replaced.append(None if old is None else old[0])
         counts.append(1 + more + (0 if old is None else old[1]))
-    gone = [line for line in replaced if line is not None]
-    if gone:
-        conn.execute(delete(NOTIFICATIONS).where(NOTIFICATIONS.c.id.in_(gone)))
     made = list(
         conn.execute(
             insert(NOTIFICATIONS).returning(NOTIFICATIONS.c.id, sort_by_parameter_order=True),
@@ -168,31 +181,34 @@ def _still_playing(
     return [t for t in told if t[1] is None or (t[0], t[1]) not in left]
 
 
-def _unread_lines(
+def _take_unread_lines(
     conn: Connection, pairs: set[tuple[int, int]]
 ) -> dict[tuple[int, int], tuple[int, int]]:
-    """The unread bell line (its id and events) of each ``(user, game)`` that has one."""
+    """Delete the unread bell line of each ``(user, game)`` that has one; each one's id and
+    events, by pair (one statement)."""
     if not pairs:
         return {}
+    which = (
+        (NOTIFICATIONS.c.user_pk == user_pk) & (NOTIFICATIONS.c.game_id == game_id)
+        for user_pk, game_id in pairs
+    )
     rows = conn.execute(
-        select(
+        delete(NOTIFICATIONS)
+        .where(or_(*which), NOTIFICATIONS.c.read.is_(False))
+        .returning(
             NOTIFICATIONS.c.id,
             NOTIFICATIONS.c.user_pk,
             NOTIFICATIONS.c.game_id,
             NOTIFICATIONS.c.events,
         )
-        .where(
-            NOTIFICATIONS.c.user_pk.in_({u for u, _ in pairs}),
-            NOTIFICATIONS.c.game_id.in_({g for _, g in pairs}),
-            NOTIFICATIONS.c.read.is_(False),
-        )
-        .order_by(NOTIFICATIONS.c.id)
-    )
-    return {
-        (r.user_pk, r.game_id): (int(r.id), int(r.events))
-        for r in rows
-        if (r.user_pk, r.game_id) in pairs
-    }
+    ).all()
+    taken: dict[tuple[int, int], tuple[int, int]] = {}
+    for row in sorted(rows, key=lambda r: r.id):
+        key = (row.user_pk, row.game_id)
+        # Lines written before lines were one per game may be several: their events add up.
+        events = int(row.events) + (taken[key][1] if key in taken else 0)
+        taken[key] = (int(row.id), events)
+    return taken
 
 
 def listing(

@@ -45,7 +45,7 @@ from dicehall.server.domain.games.records import (
     seats_of,
 )
 from dicehall.server.domain.games.seat_results import record_results
-from dicehall.server.domain.people.settings import reminders_of
+from dicehall.server.domain.people.settings import reminders_in, reminders_of
 from dicehall.server.domain.ratings.ladder_results import settle_game
 from dicehall.server.domain.ratings.store import rate_game
 from dicehall.server.domain.tournaments.results import ENDED
@@ -196,7 +196,7 @@ def clock_after(
         left = None if pace is None else new.remaining(waiting_on, moment)
         moved = ended if mover is None else mover
         text = notice_texts.your_turn(record, seats, waiting_on, moved, left)
-        notifications.add(conn, user_pk, "your_turn", record.id, text)
+        notifications.add(conn, user_pk, "your_turn", record.id, text, playing=True)
     return new
 
 
@@ -230,7 +230,7 @@ def store(
     clock = clock_after(conn, record, seats, waiting_on, moment, others_moved, mover)
     timed = record.pace is not None
     reminders = (
-        clock.reminders(reminders_of(conn, seats[clock.running].user_pk))
+        clock.reminders(_reminders(conn, seats[clock.running]))
         if timed and clock.running is not None
         else []
     )
@@ -254,6 +254,13 @@ def store(
     if new.bot_due:
         jobs.wake(conn, jobs.BOTS, announce_bot_due)
     return new
+
+
+def _reminders(conn: Connection, seat: SeatInfo) -> list[str]:
+    """The seat's player's clock reminders (from the seat as read, else asked for)."""
+    if seat.settings is not None or seat.user_pk is None:
+        return reminders_in(seat.settings)
+    return reminders_of(conn, seat.user_pk)
 
 
 def write_game(conn: Connection, new: GameRecord, remind_at: Any = None) -> None:

@@ -7,7 +7,7 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
@@ -56,6 +56,9 @@ class SeatInfo:
     left_version: int | None = None
     #: The end of the seated user's announced absence (see ``vacation``), if any.
     away_until: datetime | None = None
+    #: The seated user's settings as stored (JSON; their clock reminders are read from it
+    #: on the move path without another query).
+    settings: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_open(self) -> bool:
@@ -260,6 +263,7 @@ SEAT_COLUMNS = (
     SEATS.c.moved,
     SEATS.c.left_version,
     USERS.c.away_until,
+    USERS.c.settings,
 )
 SEATS_OF = (
     select(*SEAT_COLUMNS)
@@ -320,4 +324,5 @@ def seat_of(row: Row[Any] | Any) -> SeatInfo:
         bool(row.moved),
         row.left_version,
         None if row.away_until is None else aware(row.away_until),
+        row.settings,
     )

@@ -168,6 +168,11 @@ def reminders_of(conn: Connection, user_pk: int | None) -> list[str]:
     return of(conn, user_pk).reminders
 
 
+def reminders_in(stored: str | None) -> list[str]:
+    """The clock reminders in settings as stored (the defaults for none)."""
+    return list(reminder_marks.DEFAULT) if stored is None else parse(stored).reminders
+
+
 def of_many(conn: Connection, user_pks: set[int]) -> dict[int, UserSettings]:
     """The settings of each of ``user_pks`` (those that exist)."""
     if not user_pks:

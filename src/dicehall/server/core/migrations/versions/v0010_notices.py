@@ -1,8 +1,8 @@
 """notices: e-mail, web push, webhooks, deliveries, open games, grouped bell lines
 
 users gains email and email_verified_at; notifications gains events (a game's unread notices
-share one line); new tables deliveries (each notice on its way to one channel),
-push_subscriptions, webhooks and game_views (games open in a tab).
+share one line) and an index by user and game; new tables deliveries (each notice on its way
+to one channel), push_subscriptions, webhooks and game_views (games open in a tab).
 
 Revision ID: 0010
 Revises: 0009
@@ -21,14 +21,20 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("users") as users:
-        users.add_column(sa.Column("email", sa.String(length=254), nullable=True))
-        users.add_column(sa.Column("email_verified_at", sa.DateTime(timezone=True), nullable=True))
-        users.create_index("ix_users_email", ["email"], unique=False)
-    with op.batch_alter_table("notifications") as notifications:
-        notifications.add_column(
-            sa.Column("events", sa.Integer(), nullable=False, server_default="1")
-        )
+    # Plain ALTER TABLE, never a batch rebuild: rebuilding ``users`` would drop the table
+    # every other one refers to (SQLite adds and drops columns in place since 3.35).
+    op.add_column("users", sa.Column("email", sa.String(length=254), nullable=True))
+    op.add_column(
+        "users", sa.Column("email_verified_at", sa.DateTime(timezone=True), nullable=True)
+    )
+    op.create_index("ix_users_email", "users", ["email"], unique=False)
+    op.add_column(
+        "notifications",
+        sa.Column("events", sa.Integer(), nullable=False, server_default="1"),
+    )
+    op.create_index(
+        "ix_notifications_user_game", "notifications", ["user_pk", "game_id"], unique=False
+    )
     op.create_table(
         "deliveries",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -105,6 +111,7 @@ def downgrade() -> None:
     op.drop_table("push_subscriptions")
     op.drop_index("ix_deliveries_due", table_name="deliveries")
     op.drop_table("deliveries")
+    op.drop_index("ix_notifications_user_game", table_name="notifications")
     op.drop_column("notifications", "events")
     op.drop_index("ix_users_email", table_name="users")
     op.drop_column("users", "email_verified_at")
