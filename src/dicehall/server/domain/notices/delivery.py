@@ -35,13 +35,13 @@ from dicehall.server.domain.notices.kinds import KINDS, DeliveryFailed, Notice, 
 from dicehall.server.domain.notices.outbox import JOB
 from dicehall.server.domain.notices.push_delivery import deliver_to_user
 from dicehall.server.domain.notices.push_subscriptions import of_user
+from dicehall.server.domain.notices.webhook_store import deliver as post_to_webhook
 from dicehall.server.domain.notices.webhook_store import get as webhook_of
 from dicehall.server.domain.notices.webhook_store import record_error, record_ok
 from dicehall.server.domain.notices.zones import local
 from dicehall.server.domain.people import settings as user_settings
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.site_secrets import site_secret
-from dicehall.server.infra import webhooks
 from dicehall.server.infra.mail import MailError, mailer_for
 
 log = logging.getLogger(__name__)
@@ -336,16 +336,16 @@ def _webhook(services: Services, notice: Notice) -> None:
         raise DeliveryFailed("no webhook is set", permanent=True)
     settings = services.settings
     try:
-        webhooks.deliver(
+        post_to_webhook(
             hook.url,
             hook.format,
             notice,
             timeout=settings.outbound_timeout,
             allow=settings.outbound_allow,
         )
-    except webhooks.WebhookFailed as exc:
+    except DeliveryFailed as exc:
         with services.write_conn() as conn:
             record_error(conn, notice.user_pk, now(), str(exc))
-        raise DeliveryFailed(str(exc), permanent=exc.permanent) from None
+        raise
     with services.write_conn() as conn:
         record_ok(conn, notice.user_pk, now())
