@@ -22,6 +22,7 @@ from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import Delivery, GameRow, User
 from dicehall.server.domain.notices import delivery, viewing
+from dicehall.server.domain.notices.kinds import KINDS
 from dicehall.server.domain.services import Services, build_services
 from tests.live import add_user
 from tests.server.conftest import site_settings
@@ -193,6 +194,14 @@ def test_the_digest_gathers_a_day_into_one_mail_at_the_local_hour(
     for game in games:
         assert f"/games/{game['id']}" in body
     assert all(d.status == "sent" for d in deliveries(services) if d.channel == "email")
+    # One click on the digest's List-Unsubscribe turns off every kind it held, and no other.
+    held = {d.kind for d in deliveries(services) if d.channel == "email"}
+    link = sent[0]["List-Unsubscribe"].strip("<>")
+    path = link[link.index("/unsubscribe/") :]
+    clicked = client.post(path, data={"List-Unsubscribe": "One-Click"})
+    assert clicked.status_code == 200, clicked.text
+    kinds = client.get(f"{API}/users/me/settings", headers=alice).json()["email_kinds"]
+    assert held and not held & set(kinds) and set(kinds) == set(KINDS) - held
 
 
 def test_a_webhook_that_fails_twice_is_retried_with_backoff_and_told_once(

@@ -244,28 +244,36 @@ async def verify_email(request: Request, token: str) -> Response:
 # -- one kind of e-mail off ----------------------------------------------------------------
 
 
-def _unsubscribe_target(services: Services, token: str) -> tuple[int, NoticeKind]:
+def _unsubscribe_target(services: Services, token: str) -> tuple[int, list[NoticeKind]]:
     if len(token) > TOKEN_MOST:
         raise Refused("invalid", "invalid_link", "this unsubscribe link is not valid")
     return links.unsubscribe_target(site_secret(services), token)
 
 
-def _mailed(services: Services, user_pk: int, kind: NoticeKind) -> tuple[str, bool]:
-    """The account's user id, and whether ``kind`` is still mailed to it."""
+def _mailed(services: Services, user_pk: int, kinds: list[NoticeKind]) -> tuple[str, bool]:
+    """The account's user id, and whether any of ``kinds`` is still mailed to it."""
     with services.sessions() as db:
         user = db.get(User, user_pk)
         if user is None:
             raise Refused("invalid", "invalid_link", "this unsubscribe link is not valid")
-        return user.user_id, kind in settings.parse(user.settings).email_kinds
+        mailed = settings.parse(user.settings).email_kinds
+        return user.user_id, any(kind in mailed for kind in kinds)
 
 
-def _turn_off(services: Services, user_pk: int, kind: NoticeKind) -> str:
-    """Stop mailing ``kind`` to ``user_pk``; the account's user id."""
-    user_id, _ = _mailed(services, user_pk, kind)
+def _turn_off(services: Services, user_pk: int, kinds: list[NoticeKind]) -> str:
+    """Stop mailing ``kinds`` to ``user_pk``; the account's user id."""
+    user_id, _ = _mailed(services, user_pk, kinds)
     with services.write_conn() as conn:
-        kept = [k for k in settings.of(conn, user_pk).email_kinds if k != kind]
+        kept = [k for k in settings.of(conn, user_pk).email_kinds if k not in kinds]
         settings.change(conn, user_pk, {"email_kinds": kept})
     return user_id
+
+
+def _labels(kinds: list[NoticeKind]) -> str:
+    """ "Your turn", "Your turn and invitations", "Your turn, invitations and messages"."""
+    names = [KIND_LABELS[kind] for kind in kinds]
+    names[1:] = [name.lower() for name in names[1:]]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 @router.get("/unsubscribe/{token}", response_class=HTMLResponse)
@@ -274,8 +282,8 @@ async def unsubscribe_form(request: Request, token: str) -> Response:
     services = services_of(request)
     who = await run_in_threadpool(visitor, request)
     try:
-        user_pk, kind = await run_in_threadpool(_unsubscribe_target, services, token)
-        user_id, mailed = await run_in_threadpool(_mailed, services, user_pk, kind)
+        user_pk, kinds = await run_in_threadpool(_unsubscribe_target, services, token)
+        user_id, mailed = await run_in_threadpool(_mailed, services, user_pk, kinds)
     except Refused as exc:
         return _link_problem(request, who, exc, ("/settings#notices", "Your notice settings"))
     return page(
@@ -284,7 +292,7 @@ async def unsubscribe_form(request: Request, token: str) -> Response:
         user=who.user,
         csrf=who.csrf,
         token=token,
-        label=KIND_LABELS[kind],
+        label=_labels(kinds),
         account=user_id,
         mailed=mailed,
     )
@@ -297,8 +305,8 @@ async def unsubscribe(request: Request, token: str) -> Response:
     services = services_of(request)
     who = await run_in_threadpool(visitor, request)
     try:
-        user_pk, kind = await run_in_threadpool(_unsubscribe_target, services, token)
-        user_id = await run_in_threadpool(_turn_off, services, user_pk, kind)
+        user_pk, kinds = await run_in_threadpool(_unsubscribe_target, services, token)
+        user_id = await run_in_threadpool(_turn_off, services, user_pk, kinds)
     except Refused as exc:
         return _link_problem(request, who, exc, ("/settings#notices", "Your notice settings"))
     return page(
@@ -307,7 +315,7 @@ async def unsubscribe(request: Request, token: str) -> Response:
         user=who.user,
         csrf=who.csrf,
         token=token,
-        label=KIND_LABELS[kind],
+        label=_labels(kinds),
         account=user_id,
         mailed=False,
         done=True,

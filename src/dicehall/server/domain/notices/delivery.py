@@ -249,9 +249,9 @@ def _address(services: Services, user_pk: int) -> tuple[str, str, str]:
     return str(found.email), str(found.user_id), user_settings.parse(found.settings).time_zone
 
 
-def _links(services: Services, user_pk: int, kind: NoticeKind) -> tuple[str, str]:
+def _links(services: Services, user_pk: int, kinds: list[NoticeKind]) -> tuple[str, str]:
     site = services.settings.site_url.rstrip("/")
-    token = links.unsubscribe_token(site_secret(services), user_pk, kind)
+    token = links.unsubscribe_token(site_secret(services), user_pk, kinds)
     return f"{site}/unsubscribe/{token}", f"{site}/settings#notices"
 
 
@@ -264,7 +264,7 @@ def _mail(services: Services, message: Any) -> None:
 
 def _email(services: Services, notice: Notice) -> None:
     to, _, _ = _address(services, notice.user_pk)
-    unsubscribe, settings_url = _links(services, notice.user_pk, notice.kind)
+    unsubscribe, settings_url = _links(services, notice.user_pk, [notice.kind])
     sender = services.settings.mail_from
     _mail(services, emails.notice_mail(notice, to, sender, unsubscribe, settings_url))
 
@@ -276,7 +276,9 @@ def _digest(services: Services, rows: list[Row[Any]]) -> None:
     latest: dict[object, Notice] = {}
     for notice in notices:
         latest[notice.game_id if notice.game_id is not None else ("id", notice.id)] = notice
-    unsubscribe, settings_url = _links(services, rows[0].user_pk, notices[0].kind)
+    # The digest's one click turns off every kind it holds.
+    kinds = [kind for kind in KINDS if any(n.kind == kind for n in notices)]
+    unsubscribe, settings_url = _links(services, rows[0].user_pk, kinds)
     day = local(now(), zone_name).strftime("%A %-d %B")
     message = emails.digest_mail(
         list(latest.values()),

@@ -5,6 +5,7 @@ fingerprint of the password it replaces, so it works once (the new password reti
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -68,16 +69,19 @@ def reset_target(secret: str, token: str) -> tuple[int, str]:
     return int(found[0]), str(found[1])
 
 
-def unsubscribe_token(secret: str, user_pk: int, kind: NoticeKind) -> str:
-    """The token of the link that turns e-mails of ``kind`` off for ``user_pk`` (it does not
-    expire: an old mail's link still works)."""
-    return str(link_serializer(secret, _UNSUBSCRIBE).dumps([user_pk, kind]))
+def unsubscribe_token(secret: str, user_pk: int, kinds: NoticeKind | Sequence[NoticeKind]) -> str:
+    """The token of the link that turns e-mails of ``kinds`` off for ``user_pk`` (one
+    kind for a notice's mail, those it holds for a digest); it does not expire: an old
+    mail's link still works."""
+    named: Any = kinds if isinstance(kinds, str) else [k for k in KINDS if k in kinds]
+    return str(link_serializer(secret, _UNSUBSCRIBE).dumps([user_pk, named]))
 
 
-def unsubscribe_target(secret: str, token: str) -> tuple[int, NoticeKind]:
-    """The user and kind an unsubscribe token names."""
+def unsubscribe_target(secret: str, token: str) -> tuple[int, list[NoticeKind]]:
+    """The user and the kinds an unsubscribe token names."""
     found = _load(secret, _UNSUBSCRIBE, token, None, "unsubscribe")
-    if not (isinstance(found, list) and len(found) == 2 and found[1] in KINDS):
-        raise Refused("invalid", "invalid_link", "this unsubscribe link is not valid")
-    kind: NoticeKind = found[1]
-    return int(found[0]), kind
+    if isinstance(found, list) and len(found) == 2 and isinstance(found[0], int):
+        named = [found[1]] if isinstance(found[1], str) else found[1]
+        if isinstance(named, list) and named and all(k in KINDS for k in named):
+            return int(found[0]), [k for k in KINDS if k in named]
+    raise Refused("invalid", "invalid_link", "this unsubscribe link is not valid")
