@@ -384,3 +384,27 @@ def test_the_reminders_a_player_sets_time_their_clock_notices(
     # Three days per move: 25% used is 18 h in, 2 days left is a day in; the first is next.
     left = (row.deadline - row.remind_at).total_seconds()
     assert left == pytest.approx(3 * 86400 - 18 * 3600, abs=2)
+
+
+def test_a_claim_left_by_a_killed_sender_runs_out_and_is_sent_once(
+    noticing: tuple[TestClient, Services], mail_dir: Path, site_clock: TimeMachineFixture
+) -> None:
+    client, services = noticing
+    alice = verified(services, "alice", email_mode="off")
+    bob = verified(services, "bob", email_mode="immediate", email_kinds=["your_turn"])
+    game = pass_turn(client, started(client, alice, bob), {0: alice, 1: bob})
+    assert game["to_act"] == 1
+    # A process claims it and dies before sending (nothing settles its claim).
+    held = delivery._claim(services)
+    assert held is not None and held.rows[0].kind == "your_turn"
+    delivery.run(services, now())
+    assert mails(mail_dir) == []
+    site_clock.shift(delivery.LEASE.total_seconds() + 1)
+    delivery.run(services, now())
+    (sent,) = mails(mail_dir)
+    assert sent["To"] == "bob@example.org"
+    (row,) = deliveries(services)
+    assert (row.status, row.attempts) == ("sent", 2)
+    site_clock.shift(delivery.LEASE.total_seconds() + 1)
+    delivery.run(services, now())
+    assert len(mails(mail_dir)) == 1
