@@ -9,7 +9,7 @@ import json
 import mailbox
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,8 @@ from dicehall.server.core.clock import now
 from dicehall.server.core.models import Delivery, GameRow, User
 from dicehall.server.domain.notices import delivery, viewing
 from dicehall.server.domain.notices.kinds import KINDS
+from dicehall.server.domain.notices.outbox import next_digest
+from dicehall.server.domain.people.settings import UserSettings
 from dicehall.server.domain.services import Services, build_services
 from tests.live import add_user
 from tests.server.conftest import site_settings
@@ -133,8 +135,11 @@ def test_a_turn_is_mailed_once_and_skipped_while_the_game_is_open(
     game = pass_turn(client, game, {0: alice, 1: bob})
     assert game["to_act"] == 1
     queued = [d for d in deliveries(services) if d.channel == "email" and d.kind == "your_turn"]
-    # alice's e-mail waits for her digest; bob's goes at once.
-    assert {(d.user_pk, d.status) for d in queued} >= {(queued[-1].user_pk, "pending")}
+    # alice's e-mail (her turn at the start) waits for her digest; bob's goes at once.
+    assert [(d.user_pk, d.status) for d in queued] == [
+        (_pk(services, "alice"), "digest"),
+        (_pk(services, "bob"), "pending"),
+    ]
     delivery.run(services, now())
     sent = mails(mail_dir, "Your turn")
     assert len(sent) == 1 and sent[0]["To"] == "bob@example.org"
@@ -396,7 +401,7 @@ def test_a_claim_left_by_a_killed_sender_runs_out_and_is_sent_once(
     assert game["to_act"] == 1
     # A process claims it and dies before sending (nothing settles its claim).
     held = delivery._claim(services)
-    assert held is not None and held.rows[0].kind == "your_turn"
+    assert isinstance(held, delivery.Claimed) and held.rows[0].kind == "your_turn"
     delivery.run(services, now())
     assert mails(mail_dir) == []
     site_clock.shift(delivery.LEASE.total_seconds() + 1)
@@ -408,3 +413,53 @@ def test_a_claim_left_by_a_killed_sender_runs_out_and_is_sent_once(
     site_clock.shift(delivery.LEASE.total_seconds() + 1)
     delivery.run(services, now())
     assert len(mails(mail_dir)) == 1
+
+
+@pytest.mark.both_databases
+def test_digests_sent_by_several_senders_at_once_go_once_each(
+    noticing: tuple[TestClient, Services], mail_dir: Path, site_clock: TimeMachineFixture
+) -> None:
+    client, services = noticing
+    names = ["ann", "ben", "cat", "dan"]
+    headers = {name: verified(services, name, email_mode="digest", digest_hour=6) for name in names}
+    for first, second in zip(names, names[1:] + names[:1], strict=True):
+        for _ in range(2):
+            game = started_between(client, headers[first], headers[second], second)
+            pass_turn(
+                client,
+                pass_turn(client, game, {0: headers[first], 1: headers[second]}),
+                {0: headers[first], 1: headers[second]},
+            )
+    rows = [d for d in deliveries(services) if d.channel == "email"]
+    assert {d.status for d in rows} == {"digest"}
+    site_clock.shift(86400)
+    with ThreadPoolExecutor(3) as pool:
+        list(pool.map(lambda _: delivery.run(services, now()), range(3)))
+    sent = mails(mail_dir)
+    assert sorted(m["To"] for m in sent) == sorted(f"{name}@example.org" for name in names)
+    assert {d.status for d in deliveries(services) if d.channel == "email"} == {"sent"}
+
+
+def started_between(client: TestClient, first: Headers, second: Headers, name: str) -> Any:
+    """A Boatzee game of ``first`` (seat 0, to act) and ``second`` (user ``name``)."""
+    made = client.post(
+        f"{API}/games", json={"game": "boatzee", "seats": ["me", name]}, headers=first
+    )
+    assert made.status_code == 201, made.text
+    accepted = client.post(f"{API}/games/{made.json()['id']}/accept", headers=second)
+    assert accepted.status_code == 200, accepted.text
+    return accepted.json()
+
+
+def test_the_digest_hour_keeps_to_local_time_across_a_clock_change() -> None:
+    paris = UserSettings(time_zone="Europe/Paris", digest_hour=8)
+    # The night summer time ends (25 October 2026): 08:00 in Paris is 07:00 UTC after it.
+    before = datetime(2026, 10, 24, 12, 0, tzinfo=UTC)
+    assert next_digest(paris, before) == datetime(2026, 10, 25, 7, 0, tzinfo=UTC)
+    # And summer time (29 March 2026): 08:00 in Paris is 06:00 UTC.
+    spring = datetime(2026, 3, 28, 12, 0, tzinfo=UTC)
+    assert next_digest(paris, spring) == datetime(2026, 3, 29, 6, 0, tzinfo=UTC)
+    # Just past the hour: tomorrow's.
+    assert next_digest(paris, datetime(2026, 3, 29, 6, 0, 1, tzinfo=UTC)) == datetime(
+        2026, 3, 30, 6, 0, tzinfo=UTC
+    )

@@ -31,6 +31,7 @@ from dicehall.server.infra.mail import (
     ehlo_name,
     mail_dir,
     mailer_for,
+    on_this_machine,
 )
 from tests.server.smtpd import running_smtp_server
 
@@ -368,3 +369,19 @@ def test_account_mails_have_no_unsubscribe_and_say_how_long_the_link_works() -> 
             "Message-ID"
         ]
     )
+
+
+@pytest.mark.parametrize(
+    ("host", "local"),
+    [
+        ("127.0.0.1", True),
+        ("127.0.0.53", True),
+        ("::1", True),
+        ("localhost", True),
+        ("mail.example.org", False),
+        ("10.0.0.5", False),
+        ("192.0.2.7", False),
+    ],
+)
+def test_a_password_crosses_only_this_machine_unencrypted(host: str, local: bool) -> None:
+    assert on_this_machine(host) is local

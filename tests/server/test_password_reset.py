@@ -9,14 +9,17 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
+from time_machine import TimeMachineFixture
 
 from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
-from dicehall.server.core.models import Delivery
+from dicehall.server.core.models import Delivery, PushSubscription, User, Webhook
 from dicehall.server.domain.notices import delivery
+from dicehall.server.domain.notices.links import reset_token
 from dicehall.server.domain.services import Services, build_services
-from tests.live import free_port
+from dicehall.server.domain.site_secrets import site_secret
+from tests.live import add_user, free_port
 from tests.server.conftest import MakeUser, site_settings
 from tests.server.smtpd import SmtpServer, running_smtp_server
 
@@ -156,5 +159,84 @@ def test_an_unreachable_smtp_server_loses_nothing(db_url: str, make_user: MakeUs
             assert row.status == "pending" and row.attempts == 1
             assert "cannot reach the SMTP server" in row.last_error
             assert "127.0.0.1" in row.last_error
+    finally:
+        built.engine.dispose()
+
+
+def test_reset_mails_are_capped_and_links_expire(
+    site: tuple[TestClient, Services], smtp: SmtpServer, time_machine: TimeMachineFixture
+) -> None:
+    client, services = site
+    time_machine.move_to(now(), tick=False)
+    headers = add_user(services, "carol")
+    with services.write_conn() as conn:
+        conn.execute(
+            update(User)
+            .where(User.user_id == "carol")
+            .values(email="carol@example.org", email_verified_at=now())
+        )
+    for _ in range(5):
+        asked = client.post(f"{API}/auth/password-reset", json={"email": "carol@example.org"})
+        assert asked.status_code == 202
+    delivery.run(services, now())
+    # At most three reset mails an hour to one account, whatever the requests.
+    assert len(smtp.wait_for(3)) == 3
+    with services.read_conn() as conn:
+        assert len(conn.execute(select(Delivery.id)).all()) == 3
+    token = link_in(body(smtp.received[0]), "/reset-password")
+    time_machine.shift(31 * 60)
+    late = client.post(
+        f"{API}/auth/password-reset/confirm", json={"token": token, "password": PASSWORD + "!"}
+    )
+    assert late.status_code == 422 and late.json()["code"] == "link_expired"
+    assert client.get(f"{API}/users/me", headers=headers).status_code == 200
+
+
+def test_a_reset_ends_the_accounts_push_subscriptions_and_webhook(
+    site: tuple[TestClient, Services],
+) -> None:
+    client, services = site
+    headers = add_user(services, "dora")
+    with services.write_conn() as conn:
+        user = conn.execute(select(User.id, User.password_hash).where(User.user_id == "dora")).one()
+        conn.execute(
+            insert(PushSubscription).values(
+                user_pk=user.id,
+                endpoint="https://push.example.org/1",
+                p256dh="k",
+                auth="a",
+                created_at=now(),
+            )
+        )
+        conn.execute(
+            insert(Webhook).values(
+                user_pk=user.id, url="https://hooks.example.org/x", format="json", created_at=now()
+            )
+        )
+    token = reset_token(site_secret(services), user.id, user.password_hash)
+    done = client.post(
+        f"{API}/auth/password-reset/confirm", json={"token": token, "password": PASSWORD + "!"}
+    )
+    assert done.status_code == 200, done.text
+    with services.read_conn() as conn:
+        assert conn.execute(select(PushSubscription.id)).first() is None
+        assert conn.execute(select(Webhook.user_pk)).first() is None
+    assert client.get(f"{API}/users/me", headers=headers).status_code == 401
+
+
+def test_setting_addresses_is_rate_limited(db_url: str) -> None:
+    built = build_services(site_settings(db_url, deliveries=False, auth_rate_per_minute=3))
+    try:
+        with TestClient(create_app(services=built)) as client:
+            headers = add_user(built, "eve")
+            codes = [
+                client.patch(
+                    f"{API}/users/me", json={"email": f"victim{i}@example.org"}, headers=headers
+                ).status_code
+                for i in range(5)
+            ]
+            assert codes == [200, 200, 200, 429, 429]
+            with built.read_conn() as conn:
+                assert len(conn.execute(select(Delivery.id)).all()) == 3
     finally:
         built.engine.dispose()

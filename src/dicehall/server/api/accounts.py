@@ -288,14 +288,21 @@ def my_profile(user: CurrentUser) -> dict[str, Any]:
     response_model=MyProfile,
     responses=errors(400, 401, 403, 422, 503),
 )
-def edit_profile(body: ProfileEdit, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
+def edit_profile(
+    body: ProfileEdit, request: Request, user: CurrentUser, services: ServicesDep
+) -> dict[str, Any] | JSONResponse:
     """Change my display name, about text and/or e-mail address. A new address is mailed a
     link (opening it verifies the address); until then ``email_verified`` is false. A
-    malformed address: 422 ``invalid_email``, and nothing changes."""
+    malformed address: 422 ``invalid_email``, and nothing changes; setting addresses is rate
+    limited like log-ins (429 ``rate_limited``)."""
     if body.display_name is None and body.about is None and body.email is None:
         raise ApiError(422, "nothing_to_change", "send display_name, about and/or email to change")
     if body.email:
         account_mail.check_email(body.email)  # refused before anything else is stored
+        # Each new address is mailed a link: counted, so no account floods an inbox.
+        limited = _over_limit(request, services, "email", user.user_id, own=True)
+        if limited is not None:
+            return limited
     updated = user
     if body.display_name is not None or body.about is not None:
         updated = accounts.update_profile(services, user, body.display_name, body.about)

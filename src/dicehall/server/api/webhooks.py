@@ -19,7 +19,7 @@ from dicehall.server.api.schemas import _Answer, _moment, errors
 from dicehall.server.core.clock import now
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.notices import webhook_store
-from dicehall.server.domain.notices.kinds import DeliveryFailed, WebhookFormat
+from dicehall.server.domain.notices.kinds import WebhookFormat
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import read, run_db, write
 
@@ -140,26 +140,7 @@ async def remove_webhook(user: CurrentUser, services: ServicesDep) -> dict[str, 
 
 
 def _try(services: Services, user_pk: int) -> dict[str, Any]:
-    hook = _mine(services, user_pk)
-    settings = services.settings
-    notice = webhook_store.sample_notice(user_pk, settings.site_url, now())
-    error: str | None = None
-    try:
-        webhook_store.deliver(
-            hook.url,
-            hook.format,
-            notice,
-            timeout=settings.outbound_timeout,
-            allow=settings.outbound_allow,
-        )
-    except DeliveryFailed as exc:
-        error = str(exc)
-    at = now()
-    if error is None:
-        write(services, lambda conn: webhook_store.record_ok(conn, user_pk, at))
-    else:
-        failed = error
-        write(services, lambda conn: webhook_store.record_error(conn, user_pk, at, failed))
+    error = webhook_store.trial(services, user_pk)
     return {"ok": error is None, "error": error}
 
 
@@ -167,11 +148,12 @@ def _try(services: Services, user_pk: int) -> dict[str, Any]:
     "/users/me/webhook/test",
     operation_id="users-me-webhook-test",
     response_model=WebhookTried,
-    responses=errors(401, 403, 404, 503),
+    responses=errors(401, 403, 404, 429, 503),
 )
 async def test_webhook(user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
     """Post a test notice to my webhook now and say how it went (404 `no_webhook` when I
-    have none). The result shows as the webhook's last delivery."""
+    have none; 429 `rate_limited` beyond a few a minute). The result shows as the
+    webhook's last delivery."""
     tried: dict[str, Any] = await run_db(services, _try, services, user.id)
     return tried
 

@@ -109,9 +109,22 @@ class SmtpMailer:
                 client.ehlo()
             if self.target.username is not None:
                 stage = "login"
+                if (
+                    self.target.scheme == "smtp"
+                    and client.sock is not None
+                    and not isinstance(client.sock, ssl.SSLSocket)
+                    and not on_this_machine(self.target.host)
+                ):
+                    raise MailError(
+                        f"the SMTP server at {self.target.address} offers no STARTTLS: the "
+                        "password is not sent in clear across a network (use smtps://, or a "
+                        "server that offers STARTTLS)"
+                    )
                 client.login(self.target.username, self.target.password or "")
             stage = "send"
             refused = client.send_message(message)
+        except MailError:
+            raise
         except Exception as exc:
             raise self._error(exc, stage) from None
         finally:
@@ -230,6 +243,16 @@ def mailer_for(settings: Settings) -> Mailer:
     return SmtpMailer(
         target, settings.outbound_timeout, local_hostname=ehlo_name(settings.site_url)
     )
+
+
+def on_this_machine(host: str) -> bool:
+    """Whether ``host`` is this machine's loopback (a password may cross it unencrypted)."""
+    if host.lower() in ("localhost", "localhost.localdomain"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def ehlo_name(site_url: str) -> str | None:

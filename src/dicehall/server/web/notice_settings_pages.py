@@ -24,8 +24,7 @@ from dicehall.server.domain.notices.kinds import KINDS, WebhookFormat
 from dicehall.server.domain.notices.zones import check_time_zone
 from dicehall.server.domain.people import settings
 from dicehall.server.domain.services import Services
-from dicehall.server.domain.work import read, write
-from dicehall.server.infra import webhooks
+from dicehall.server.domain.work import write
 from dicehall.server.web import forms, notice_view, settings_pages
 from dicehall.server.web.common import (
     EXPIRED,
@@ -165,29 +164,7 @@ def _store_webhook(services: Services, user_pk: int, url: str, fmt: WebhookForma
 
 def _test_webhook(services: Services, user_pk: int) -> bool:
     """Post a test notice to my saved webhook, and record how it went; whether it arrived."""
-    hook = read(services, lambda conn: webhook_store.get(conn, user_pk))
-    if hook is None:
-        raise Refused("not_found", "no_webhook", "save a webhook first, then test it")
-    config = services.settings
-    notice = webhook_store.sample_notice(user_pk, config.site_url, now())
-    error: str | None = None
-    try:
-        webhooks.deliver(
-            hook.url,
-            hook.format,
-            notice,
-            timeout=config.outbound_timeout,
-            allow=config.outbound_allow,
-        )
-    except webhooks.WebhookFailed as exc:
-        error = str(exc)
-    at = now()
-    if error is None:
-        write(services, lambda conn: webhook_store.record_ok(conn, user_pk, at))
-        return True
-    failed = error
-    write(services, lambda conn: webhook_store.record_error(conn, user_pk, at, failed))
-    return False
+    return webhook_store.trial(services, user_pk) is None
 
 
 _WEBHOOK_FIELDS = {"invalid_format": "format", "no_webhook": "url"}

@@ -1,6 +1,6 @@
 """An account's e-mail address: set it (a link proves it), and reset a forgotten password
-through it (a signed link that works once, for half an hour; every session and API token of
-the account ends with the reset).
+through it (a signed link that works once, for half an hour; every session, API token, push
+subscription and webhook of the account ends with the reset).
 
 The mails go out through the ``deliveries`` job like every notice (a request never waits on
 an SMTP server, and an unreachable one loses nothing: the mail is retried). Their links are
@@ -19,7 +19,14 @@ from sqlalchemy import Connection, Table, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from dicehall.server.core.clock import aware, now
-from dicehall.server.core.models import ApiToken, AuthSession, Delivery, User
+from dicehall.server.core.models import (
+    ApiToken,
+    AuthSession,
+    Delivery,
+    PushSubscription,
+    User,
+    Webhook,
+)
 from dicehall.server.domain import jobs
 from dicehall.server.domain.account_checks import check_password
 from dicehall.server.domain.auth_cache import credentials_changed
@@ -33,6 +40,8 @@ USERS = cast(Table, User.__table__)
 DELIVERIES = cast(Table, Delivery.__table__)
 SESSIONS = cast(Table, AuthSession.__table__)
 TOKENS = cast(Table, ApiToken.__table__)
+PUSH = cast(Table, PushSubscription.__table__)
+WEBHOOKS = cast(Table, Webhook.__table__)
 
 #: The delivery kinds of an account's own mails (not notices: no settings turn them off).
 VERIFY = "verify_email"
@@ -174,9 +183,9 @@ class Reset:
 
 
 def confirm_reset(services: Services, token: str, password: str) -> Reset:
-    """Set a new password with a reset link's token; every session and API token of the
-    account ends. Refused: a forged, expired or used link (422), a password the rules
-    refuse (422)."""
+    """Set a new password with a reset link's token; every session, API token, push
+    subscription and webhook of the account ends. Refused: a forged, expired or used link
+    (422), a password the rules refuse (422)."""
     user_pk, fingerprint = links.reset_target(site_secret(services), token)
     with services.read_conn() as conn:
         row = conn.execute(
@@ -200,6 +209,10 @@ def confirm_reset(services: Services, token: str, password: str) -> Reset:
             delete(TOKENS).where(TOKENS.c.user_pk == user_pk).returning(TOKENS.c.token_hash)
         ).scalars()
         ended = [str(h) for h in hashes]
+        # Whoever took the account may have added a browser or a webhook to hear its
+        # notices: the owner who got it back subscribes again.
+        conn.execute(delete(PUSH).where(PUSH.c.user_pk == user_pk))
+        conn.execute(delete(WEBHOOKS).where(WEBHOOKS.c.user_pk == user_pk))
     credentials_changed()
     return Reset(user_pk, str(row.user_id), ended, len(sessions))
 

@@ -23,9 +23,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any, Literal, cast
 
-from sqlalchemy import Row, Table, select, update
+from sqlalchemy import Connection, Row, Table, select, text, update
 
 from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import Delivery, SeatRow, User
@@ -78,12 +78,14 @@ def run(services: Services, at: datetime) -> int:
 
     def drain(_: int) -> int:
         done = 0
-        while done < MOST_PER_RUN // SENDERS:
+        for _ in range(MOST_PER_RUN // SENDERS):
             claimed = _claim(services)
             if claimed is None:
-                return done
-            _settle(services, claimed)
-            done += 1
+                break
+            if isinstance(claimed, Claimed):
+                _settle(services, claimed)
+                done += 1
+            # else: another sender was claiming that digest; look again.
         return done
 
     with ThreadPoolExecutor(SENDERS, thread_name_prefix="dicehall-deliveries") as pool:
@@ -96,9 +98,36 @@ class Claimed:
 
     rows: list[Row[Any]]
     digest: bool
+    #: The end of the claim: the outcome is written only while the rows still hold it.
+    until: datetime
 
 
-def _claim(services: Services) -> Claimed | None:
+def lease(settings_timeout: float) -> timedelta:
+    """How long a claim holds: :data:`LEASE`, or longer when the outgoing timeout is long
+    enough that one send could outlast it."""
+    return max(LEASE, timedelta(seconds=2 * settings_timeout + 10))
+
+
+#: What :func:`_claim` answers when the delivery it found is another sender's to claim.
+BUSY: Literal["busy"] = "busy"
+#: The first key of the PostgreSQL advisory lock that makes one sender claim a user's digest.
+_DIGEST_LOCK = 35_001
+
+
+def _digest_is_mine(conn: Connection, user_pk: int) -> bool:
+    """Whether this transaction may claim ``user_pk``'s digest: on PostgreSQL, two senders
+    could each find one of its rows and claim half of it (two mails); a lock per user held
+    until the claim commits lets one through. SQLite's writers take turns anyway."""
+    if conn.dialect.name != "postgresql":
+        return True
+    got = conn.execute(
+        text("SELECT pg_try_advisory_xact_lock(:key, :user)"),
+        {"key": _DIGEST_LOCK, "user": user_pk},
+    ).scalar()
+    return bool(got)
+
+
+def _claim(services: Services) -> Claimed | Literal["busy"] | None:
     with services.write_conn() as conn:
         moment = now()
         free = (DELIVERIES.c.claimed_until.is_(None)) | (DELIVERIES.c.claimed_until < moment)
@@ -116,20 +145,34 @@ def _claim(services: Services) -> Claimed | None:
         if found is None:
             return None
         digest = found.status == "digest"
-        which = (
-            (DELIVERIES.c.user_pk == found.user_pk)
-            & (DELIVERIES.c.status == "digest")
-            & (DELIVERIES.c.due_at <= moment)
-            if digest
-            else DELIVERIES.c.id == found.id
-        )
+        ids = [found.id]
+        if digest and not _digest_is_mine(conn, int(found.user_pk)):
+            return BUSY
+        if digest:
+            # The user's whole digest. Another sender may hold one of its rows for a moment
+            # (it found it, then saw the user's lock taken and let go): wait for it rather
+            # than skip it, or it would make a second mail. That sender waits on nothing.
+            ids = list(
+                conn.execute(
+                    select(DELIVERIES.c.id)
+                    .where(
+                        DELIVERIES.c.user_pk == found.user_pk,
+                        DELIVERIES.c.status == "digest",
+                        DELIVERIES.c.due_at <= moment,
+                        free,
+                    )
+                    .order_by(DELIVERIES.c.id)
+                    .with_for_update()
+                ).scalars()
+            )
+        until = moment + lease(services.settings.outbound_timeout)
         rows = conn.execute(
             update(DELIVERIES)
-            .where(which, free)
-            .values(claimed_until=moment + LEASE, attempts=DELIVERIES.c.attempts + 1)
+            .where(DELIVERIES.c.id.in_(ids), free)
+            .values(claimed_until=until, attempts=DELIVERIES.c.attempts + 1)
             .returning(*DELIVERIES.c)
         ).all()
-        return Claimed(sorted(rows, key=lambda r: r.id), digest) if rows else None
+        return Claimed(sorted(rows, key=lambda r: r.id), digest, until) if rows else None
 
 
 @dataclass(frozen=True)
@@ -161,11 +204,17 @@ def _settle(services: Services, claimed: Claimed) -> None:
     else:
         values |= {"status": "failed"}
     with services.write_conn() as conn:
-        conn.execute(
+        settled = conn.execute(
             update(DELIVERIES)
-            .where(DELIVERIES.c.id.in_([row.id for row in claimed.rows]))
+            .where(
+                DELIVERIES.c.id.in_([row.id for row in claimed.rows]),
+                DELIVERIES.c.claimed_until == claimed.until,
+            )
             .values(**values)
-        )
+        ).rowcount
+    if settled < len(claimed.rows) and not claimed.digest:
+        # The send outlasted the claim and another sender took it over: its outcome counts.
+        log.warning("delivery %s outlasted its claim", claimed.rows[0].id)
 
 
 def _failure(row: Row[Any], exc: DeliveryFailed) -> Outcome:
@@ -271,6 +320,25 @@ def _email(services: Services, notice: Notice) -> None:
 
 def _digest(services: Services, rows: list[Row[Any]]) -> None:
     to, _, zone_name = _address(services, rows[0].user_pk)
+    left = [
+        r.id for r in rows if r.game_id is not None and _has_left(services, r.user_pk, r.game_id)
+    ]
+    if left:
+        # Nothing more about a game its player left: those lines are dropped from the mail.
+        with services.write_conn() as conn:
+            conn.execute(
+                update(DELIVERIES)
+                .where(DELIVERIES.c.id.in_(left))
+                .values(
+                    status="skipped",
+                    claimed_until=None,
+                    sent_at=now(),
+                    last_error="the player has left the game",
+                )
+            )
+        rows = [r for r in rows if r.id not in left]
+        if not rows:
+            return
     notices = [_notice(services, row) for row in rows]
     # One line per game: its latest notice.
     latest: dict[object, Notice] = {}

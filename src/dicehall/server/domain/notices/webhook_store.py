@@ -17,7 +17,7 @@ from sqlalchemy import Connection, Table, delete, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from dicehall.server.core.clock import aware
+from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import Webhook
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.notices.kinds import (
@@ -26,8 +26,10 @@ from dicehall.server.domain.notices.kinds import (
     Notice,
     WebhookFormat,
 )
+from dicehall.server.domain.services import Services
 from dicehall.server.infra import webhooks
 from dicehall.server.infra.outbound import OutboundError, OutboundRefused, check_url
+from dicehall.server.infra.ratelimit import bucket
 
 WEBHOOKS = cast(Table, Webhook.__table__)
 #: The longest URL stored, and the longest error kept.
@@ -202,3 +204,41 @@ __all__ = [
     "set_webhook",
     "validate",
 ]
+
+
+def trial(services: Services, user_pk: int) -> str | None:
+    """Post a test notice to ``user_pk``'s webhook now and record how it went; the error,
+    or None when it arrived (blocking: run it in a worker thread). Refused: 404
+    ``no_webhook``; 429 ``rate_limited`` beyond a few a minute (each post may hold a worker
+    thread up to the timeout)."""
+    wait = services.limiter.hit([bucket("webhook-test", "user", str(user_pk))])
+    if wait is not None:
+        raise Refused(
+            "too_many",
+            "rate_limited",
+            f"too many test posts; try again in {wait} seconds",
+            retry_after=wait,
+        )
+    with services.read_conn() as conn:
+        hook = get(conn, user_pk)
+    if hook is None:
+        raise Refused("not_found", "no_webhook", "save a webhook first, then test it")
+    config = services.settings
+    notice = sample_notice(user_pk, config.site_url, now())
+    error: str | None = None
+    try:
+        deliver(
+            hook.url,
+            hook.format,
+            notice,
+            timeout=config.outbound_timeout,
+            allow=config.outbound_allow,
+        )
+    except DeliveryFailed as exc:
+        error = str(exc)
+    with services.write_conn() as conn:
+        if error is None:
+            record_ok(conn, user_pk, now())
+        else:
+            record_error(conn, user_pk, now(), error)
+    return error
