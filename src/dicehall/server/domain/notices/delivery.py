@@ -10,7 +10,8 @@ outcome: ``sent``; ``skipped`` (the game was open in the player's tab: they saw 
 killed mid-send leaves its claim to run out; another process then sends it again, so a
 receiver may see a repeat only when the kill fell between its send and the outcome's commit:
 every channel carries the delivery's id (the e-mail's Message-ID, the webhook's
-``Idempotency-Key``, the push's tag) to tell such a repeat.
+``Idempotency-Key``, the push payload's ``id``) to tell such a repeat. A send that outlasts
+its claim is taken over by another sender; only the holder of a claim writes the outcome.
 
 A digest e-mail gathers every notice of a user that waits for their daily hour into one mail.
 """
