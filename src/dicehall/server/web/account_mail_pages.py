@@ -279,11 +279,25 @@ def _labels(kinds: list[NoticeKind]) -> str:
 @router.get("/unsubscribe/{token}", response_class=HTMLResponse)
 async def unsubscribe_form(request: Request, token: str) -> Response:
     """What the link turns off, with the button that does it."""
+    return await _unsubscribe_page(request, token, turn_off=False)
+
+
+@router.post("/unsubscribe/{token}", response_class=HTMLResponse)
+async def unsubscribe(request: Request, token: str) -> Response:
+    """Turn the link's kind of e-mail off (the body is not read: a one-click POST sends
+    ``List-Unsubscribe=One-Click``, a person the page's button)."""
+    return await _unsubscribe_page(request, token, turn_off=True)
+
+
+async def _unsubscribe_page(request: Request, token: str, *, turn_off: bool) -> Response:
     services = services_of(request)
     who = await run_in_threadpool(visitor, request)
     try:
         user_pk, kinds = await run_in_threadpool(_unsubscribe_target, services, token)
-        user_id, mailed = await run_in_threadpool(_mailed, services, user_pk, kinds)
+        if turn_off:
+            user_id, mailed = await run_in_threadpool(_turn_off, services, user_pk, kinds), False
+        else:
+            user_id, mailed = await run_in_threadpool(_mailed, services, user_pk, kinds)
     except Refused as exc:
         return _link_problem(request, who, exc, ("/settings#notices", "Your notice settings"))
     return page(
@@ -295,30 +309,7 @@ async def unsubscribe_form(request: Request, token: str) -> Response:
         label=_labels(kinds),
         account=user_id,
         mailed=mailed,
-    )
-
-
-@router.post("/unsubscribe/{token}", response_class=HTMLResponse)
-async def unsubscribe(request: Request, token: str) -> Response:
-    """Turn the link's kind of e-mail off (the body is not read: a one-click POST sends
-    ``List-Unsubscribe=One-Click``, a person the page's button)."""
-    services = services_of(request)
-    who = await run_in_threadpool(visitor, request)
-    try:
-        user_pk, kinds = await run_in_threadpool(_unsubscribe_target, services, token)
-        user_id = await run_in_threadpool(_turn_off, services, user_pk, kinds)
-    except Refused as exc:
-        return _link_problem(request, who, exc, ("/settings#notices", "Your notice settings"))
-    return page(
-        request,
-        "unsubscribe.html",
-        user=who.user,
-        csrf=who.csrf,
-        token=token,
-        label=_labels(kinds),
-        account=user_id,
-        mailed=False,
-        done=True,
+        done=turn_off,
     )
 
 

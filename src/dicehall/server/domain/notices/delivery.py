@@ -234,10 +234,8 @@ def _send(services: Services, claimed: Claimed) -> Outcome:
     if claimed.digest:
         _digest(services, claimed.rows)
         return Outcome("sent")
-    if row.game_id is not None and _has_left(services, row.user_pk, row.game_id):
-        return Outcome("skipped", "the player has left the game")
-    if row.game_id is not None and row.kind in GAME_KINDS:
-        waited = _wait_for_quiet(services, row)
+    if row.game_id is not None:
+        waited = _game_outcome(services, row)
         if waited is not None:
             return waited
     notice = _notice(services, row)
@@ -250,19 +248,23 @@ def _send(services: Services, claimed: Claimed) -> Outcome:
     return Outcome("sent")
 
 
-def _has_left(services: Services, user_pk: int, game_id: int) -> bool:
-    with services.read_conn() as conn:
-        status = conn.execute(
-            select(SEATS.c.status).where(SEATS.c.game_id == game_id, SEATS.c.user_pk == user_pk)
-        ).scalar()
+def _has_left(conn: Connection, user_pk: int, game_id: int) -> bool:
+    status = conn.execute(
+        select(SEATS.c.status).where(SEATS.c.game_id == game_id, SEATS.c.user_pk == user_pk)
+    ).scalar()
     return status in LEFT
 
 
-def _wait_for_quiet(services: Services, row: Row[Any]) -> Outcome | None:
-    """Skipped while the game is open in its player's tab; an e-mail also waits until it
-    has been closed for ``email_quiet_seconds``."""
+def _game_outcome(services: Services, row: Row[Any]) -> Outcome | None:
+    """For a notice about a game: skipped when its player left the game or has it open in
+    a tab now; an e-mail waits until the game has been closed for ``email_quiet_seconds``;
+    None: send it now."""
     moment = now()
     with services.read_conn() as conn:
+        if _has_left(conn, row.user_pk, row.game_id):
+            return Outcome("skipped", "the player has left the game")
+        if row.kind not in GAME_KINDS:
+            return None
         tab = viewing.seen(conn, row.user_pk, row.game_id, moment)
     if tab.open:
         return Outcome("skipped", "the game was open in the player's tab")
@@ -321,9 +323,10 @@ def _email(services: Services, notice: Notice) -> None:
 
 def _digest(services: Services, rows: list[Row[Any]]) -> None:
     to, _, zone_name = _address(services, rows[0].user_pk)
-    left = [
-        r.id for r in rows if r.game_id is not None and _has_left(services, r.user_pk, r.game_id)
-    ]
+    with services.read_conn() as conn:
+        left = [
+            r.id for r in rows if r.game_id is not None and _has_left(conn, r.user_pk, r.game_id)
+        ]
     if left:
         # Nothing more about a game its player left: those lines are dropped from the mail.
         with services.write_conn() as conn:
