@@ -36,9 +36,8 @@ from dicehall.server.domain.notices.kinds import KINDS, DeliveryFailed, Notice, 
 from dicehall.server.domain.notices.outbox import JOB
 from dicehall.server.domain.notices.push_delivery import deliver_to_user
 from dicehall.server.domain.notices.push_subscriptions import of_user
-from dicehall.server.domain.notices.webhook_store import deliver as post_to_webhook
 from dicehall.server.domain.notices.webhook_store import get as webhook_of
-from dicehall.server.domain.notices.webhook_store import record_error, record_ok
+from dicehall.server.domain.notices.webhook_store import post_and_record
 from dicehall.server.domain.notices.zones import local
 from dicehall.server.domain.people import settings as user_settings
 from dicehall.server.domain.services import Services
@@ -408,18 +407,6 @@ def _webhook(services: Services, notice: Notice) -> None:
         hook = webhook_of(conn, notice.user_pk)
     if hook is None:
         raise DeliveryFailed("no webhook is set", permanent=True)
-    settings = services.settings
-    try:
-        post_to_webhook(
-            hook.url,
-            hook.format,
-            notice,
-            timeout=settings.outbound_timeout,
-            allow=settings.outbound_allow,
-        )
-    except DeliveryFailed as exc:
-        with services.write_conn() as conn:
-            record_error(conn, notice.user_pk, now(), str(exc))
-        raise
-    with services.write_conn() as conn:
-        record_ok(conn, notice.user_pk, now())
+    failed = post_and_record(services, hook, notice)
+    if failed is not None:
+        raise failed

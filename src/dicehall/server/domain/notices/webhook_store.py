@@ -223,9 +223,17 @@ def trial(services: Services, user_pk: int) -> str | None:
         hook = get(conn, user_pk)
     if hook is None:
         raise Refused("not_found", "no_webhook", "save a webhook first, then test it")
+    failed = post_and_record(
+        services, hook, sample_notice(user_pk, services.settings.site_url, now())
+    )
+    return None if failed is None else str(failed)
+
+
+def post_and_record(services: Services, hook: WebhookRow, notice: Notice) -> DeliveryFailed | None:
+    """Post ``notice`` to ``hook`` and note how it went on the webhook (shown on the
+    settings page); the failure, or None (blocking: run it in a worker thread)."""
     config = services.settings
-    notice = sample_notice(user_pk, config.site_url, now())
-    error: str | None = None
+    failed: DeliveryFailed | None = None
     try:
         deliver(
             hook.url,
@@ -235,10 +243,10 @@ def trial(services: Services, user_pk: int) -> str | None:
             allow=config.outbound_allow,
         )
     except DeliveryFailed as exc:
-        error = str(exc)
+        failed = exc
     with services.write_conn() as conn:
-        if error is None:
-            record_ok(conn, user_pk, now())
+        if failed is None:
+            record_ok(conn, hook.user_pk, now())
         else:
-            record_error(conn, user_pk, now(), error)
-    return error
+            record_error(conn, hook.user_pk, now(), str(failed))
+    return failed
