@@ -9,7 +9,7 @@ TOOLS := .tools
 UV := $(TOOLS)/bin/uv
 UV_ENV := UV_PYTHON_DOWNLOADS=never UV_PROJECT_ENVIRONMENT=$(VENV)
 
-.PHONY: setup lock bytecode chromium tables test lint typecheck pytest play serve bench golden clean
+.PHONY: setup lock bytecode chromium tables test lint typecheck pytest play serve bench golden screenshots clean
 
 setup: $(STAMP)
 
@@ -75,6 +75,11 @@ bench: setup
 
 golden: setup
 	$(BIN)/python -m tests.golden.record
+
+# The pictures of the Features and tips page (static/features/*.jpg), taken again in Chromium
+# at phone width from the table in web/features.py; commit them with the change they show.
+screenshots: setup chromium
+	DICEHALL_SHOOT_FEATURES=1 $(BIN)/pytest tests/web/test_feature_screenshots.py -p no:cacheprovider
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -8,7 +8,9 @@ The games are then rated in a shuffled order with the site's own rating model
 one rating per bot, without the per-game drift (tau) people's ratings have: a bot never
 changes, so its uncertainty keeps shrinking with every game. Each bot's share of the wins
 (winners split a win) is given with its 95% interval, next to the even share, and head to
-head for every pair.
+head for every pair. The bots are ranked, and stored, by their share of the wins
+(``dicehall.games.strengths.ranked``): the rating weighs every place, and between bots that
+win alike it may order them otherwise.
 
 Prints JSON (per kind: games, CPU seconds, each bot's rating with its interval, win share
 and pairings); ``--write`` also stores the table the site's "Bots" page and ``dicehall
@@ -38,6 +40,7 @@ if __package__ in (None, ""):  # run as a file: the repository root makes ``benc
 
 from bench.ratings_league import SETUPS, imap, places, play_game, say
 from dicehall import games
+from dicehall.games import strengths
 from dicehall.games.strengths import LADDER_PATH, LADDER_VERSION
 from dicehall.server.domain.ratings import model
 
@@ -116,11 +119,11 @@ def ladder(kind: str, games_each: int, seed: int, workers: int) -> dict[str, Any
                 if other != bot and len(lineup.bots) == 2:
                     duels.setdefault((bot, other), []).append(won)
     seats = TABLE_SEATS.get(kind, 2)
-    table = {}
-    for bot in sorted(bots, key=lambda b: -skills[b].mu):
+    rows = {}
+    for bot in bots:
         skill = skills[bot]
         share, low, high = _interval(shares[bot])
-        table[bot] = {
+        rows[bot] = {
             "rating": model.shown(skill),
             "rating_low": model.shown(model.Skill(skill.mu - 2 * skill.sigma)),
             "rating_high": model.shown(model.Skill(skill.mu + 2 * skill.sigma)),
@@ -131,6 +134,8 @@ def ladder(kind: str, games_each: int, seed: int, workers: int) -> dict[str, Any
             "win_share_low": round(low, 4),
             "win_share_high": round(high, 4),
         }
+    # Stored strongest first, as every reader ranks them: by share of the wins.
+    table = {bot: rows[bot] for bot in strengths.ranked(rows)}
     pairs = {
         f"{bot} vs {other}": dict(
             zip(("share", "low", "high"), map(_round4, _interval(won)), strict=True)

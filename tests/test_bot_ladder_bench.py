@@ -35,6 +35,10 @@ def test_a_small_run_prints_and_merges_its_table(
     assert sum(row["win_share"] * row["games"] for row in boss["bots"].values()) == (
         pytest.approx(boss["games"])
     )
+    # Listed strongest first: by share of the wins, as every reader of the table ranks them.
+    assert list(boss["bots"]) == strengths.ranked(boss["bots"])
+    shares = [row["win_share"] for row in boss["bots"].values()]
+    assert shares == sorted(shares, reverse=True)
     stored = strengths.read_ladders(table)
     assert stored["boss"].games == 24 and "--games 4" in stored["boss"].command
     assert set(stored) == set(strengths.ladders()), "the other kinds are kept"

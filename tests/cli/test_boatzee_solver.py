@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -147,15 +148,37 @@ def test_hint_json_is_the_seat_hint(cli: CliRunner, solved: Path) -> None:
     assert len(choices) == 5
     assert {k: choices[0][k] for k in ("keep", "text")} == {
         "keep": [1, 2, 3, 4],
-        "text": f"Keep 1 2 3 4 and re-roll 1: expect {3 + choices[0]['value']:.1f} in all",
+        "text": f"Keep 1 2 3 4 and re-roll 1: expect {choices[0]['value']:.1f} in all",
     }
-    # The same values as the exact hint: the expected final total less the card's 3 points.
+    # The same values as the exact hint and the table: the expected final total, the card's
+    # 3 points included.
     card = scored_card({"ones": 1, "twos": 2}, "boatzee")
     exact = hint(card, (1, 1, 2, 3, 4), 2, "boatzee", for_game(1, "boatzee"))
     for mine, theirs in zip(choices, exact, strict=False):
         assert mine.get("keep") == (None if theirs.keep is None else list(theirs.keep))
         assert mine.get("box") == theirs.box
-        assert mine["value"] == pytest.approx(theirs.expected_final - 3)
+        assert mine["value"] == pytest.approx(theirs.expected_final)
+
+
+def test_a_hints_value_is_the_number_its_text_and_table_give(cli: CliRunner, solved: Path) -> None:
+    """Issue 36: ``value`` was the points still to come (199.19) while ``text`` said "expect
+    208.2 in all" and the note "the expected final score". One meaning: the expected final
+    score of the whole game, the card's points included, in the JSON, its text and note,
+    and the table."""
+    args = ("--dice", "4,4,4,6,6", "--rolls-left", "0", "--scored", "ones=1,twos=2,threes=6")
+    result = cli("hint", "boatzee", *args, "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert "the points already on the card included" in data["note"]
+    best = data["choices"][0]
+    assert best["text"] == "Score Full House for 25: expect 208.2 in all"
+    assert best["value"] == pytest.approx(208.19, abs=0.005)
+    for choice in data["choices"]:
+        quoted = re.search(r"expect (\d+\.\d) in all", choice["text"])
+        assert quoted is not None and quoted[1] == f"{choice['value']:.1f}"
+    table = cli("hint", "boatzee", *args).out
+    row = next(line.split("│") for line in table.splitlines() if "score Full House" in line)
+    assert row[3].strip() == f"{best['value']:.2f}" == "208.19"
 
 
 def test_hint_with_yahtzee_rules_follows_the_joker(cli: CliRunner, solved: Path) -> None:

@@ -14,6 +14,7 @@ from dicehall.engine import Scripted
 from dicehall.games.boss import GAME, BossOptions, BossState, ComeUp, Keep
 from dicehall.games.boss.hands import faces_text
 from dicehall.games.boss.odds import rank_keeps
+from dicehall.games.boss.seat_hint import STATED_BASIS
 from tests.conftest import CliResult, CliRunner
 
 
@@ -122,13 +123,15 @@ def test_hint_json_is_the_opponents_seat_hint(cli: CliRunner) -> None:
         # A number for programs, a short phrase for people (never 2.4714285714285715).
         assert isinstance(keep["odds_against"], float | None)
         assert re.fullmatch(r"\d+(\.\d{1,2})? to 1|no chance", keep["odds_against_text"])
-    # The Boss's hand is hidden from the opponent: stating it changes nothing here.
+    # The Boss's hand is hidden from the opponent: stated with --json it is refused, never
+    # ignored in silence (exit 2, the reason on stderr, nothing printed).
     stated = cli("hint", "boss", "--roll", "3,3,6,2,1", "--boss-kept", "6,6", "--boss", "6,6,5,5,1")
-    assert stated.code == 0
+    assert stated.code == 0 and STATED_BASIS in flat(stated.out)
     with_hand = cli(
         "hint", "boss", "--roll", "3,3,6,2,1", "--boss-kept", "6,6", "--boss", "6,6,5,5,1", "--json"
     )
-    assert with_hand.out == result.out
+    bad(with_hand, "the Boss's hand (--boss) is hidden from him")
+    assert with_hand.out == ""
 
 
 def test_hint_against_a_stated_hand_by_win(cli: CliRunner) -> None:
@@ -202,7 +205,7 @@ def test_sim(cli: CliRunner) -> None:
     assert data["games"] == 30 and [s["bot"] for s in data["seats"]] == ["odds", "heuristic"]
     assert sum(s["win_share"] for s in data["seats"]) == pytest.approx(1.0)
     assert data["mean_turns"] >= 2
-    bad(cli("sim", "boss", "--bots", "odds,random,random", "-n", "3"), "2 to 2 seats")
+    bad(cli("sim", "boss", "--bots", "odds,random,random", "-n", "3"), "takes 2 seats, not 3")
     bad(cli("sim", "boss", "--bots", "odds,random", "-o", "horses=0"), "horses must be 1 to 25")
 
 

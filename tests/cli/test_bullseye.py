@@ -22,7 +22,8 @@ def test_hint_json(cli: CliRunner) -> None:
         "throw": pytest.approx(175 / 9),
         "best": "throw",
         "basis": "exact",
-        "basis_text": "Exact: expected points under best play, every throw to come counted.",
+        "basis_text": "Exact: this round's expected points under best play, every throw to "
+        "come counted.",
     }
 
 

@@ -162,8 +162,9 @@ def test_boss(cli: CliRunner, seed: int, phase: str) -> None:
         else:
             args = ["--roll", roll, "--boss-kept", kept]
             assert same_hint(cli, "boss", (state, seat), *args)["kind"] == "keep"
-            # The opponent never sees the Boss's hand: stating it changes nothing.
-            same_hint(cli, "boss", (state, seat), *args, "--boss", hand)
+            # The opponent never sees the Boss's hand: stating it is refused, not ignored.
+            stated = cli("hint", "boss", *args, "--boss", hand, "--json")
+            assert stated.code == 2 and "(--boss) is hidden from him" in stated.err
 
 
 # -- Hold'em Dice -------------------------------------------------------------------------------

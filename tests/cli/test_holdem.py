@@ -173,12 +173,37 @@ def test_two_humans_see_only_their_own_pocket(cli: CliRunner) -> None:
         "3",
         "-o",
         "stack=20",
-        input="\nf\n" * 40,
+        input="\nf\ny\n" * 40,
     )
     assert result.code == 0, result.err
     assert "Pass the keyboard to" in result.out
     assert "Your pocket dice" not in result.out  # narration is for the table, not a seat
     assert "Game over" in result.out
+
+
+def test_a_fold_typed_as_one_letter_is_confirmed_in_hot_seat(cli: CliRunner) -> None:
+    """``f`` sits beside ``c``: a slip must not throw a hand away. ``f`` asks "Fold? [y/N]"
+    (anything but yes keeps the hand and asks for the move again); the word ``fold`` folds."""
+    result = cli(
+        "play",
+        "holdem",
+        "--seats",
+        "you,alice",
+        "--seed",
+        "3",
+        "-o",
+        "stack=20",
+        # alice: f, Enter (no), then c; you: f, n, then the word fold; later f and y.
+        input="\nf\n\nc\n\nf\nn\nfold\n" + "\nf\ny\n" * 40,
+    )
+    assert result.code == 0, result.err
+    out = result.out
+    checks, folds = out.index("alice checks."), out.index("You fold.")
+    assert out[:checks].count("Fold? [y/N] Not folded.") == 1
+    assert out[checks:folds].count("Fold? [y/N] Not folded.") == 1
+    # The word needs no confirmation.
+    assert "Fold?" not in out[out.rindex("Not folded.", 0, folds) : folds]
+    assert "Game over" in out
 
 
 def test_bad_options_and_bots(cli: CliRunner) -> None:

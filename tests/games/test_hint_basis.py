@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
-from dicehall import games
 from dicehall.engine import Chance, Finished, Seeded, resolve_request
 from dicehall.games.boatzee import GAME as BOATZEE
 from dicehall.games.boatzee import BoatzeeOptions, BoatzeeState
@@ -17,7 +15,7 @@ from dicehall.games.boatzee.evaluators import HEURISTIC
 from dicehall.games.hint_basis import BASES, with_basis
 from dicehall.games.holdem import GAME as HOLDEM
 from dicehall.games.holdem.model import HoldemOptions
-from tests.games.hints import hint_for
+from tests.games.hints import hint_for, seeded_hints
 
 
 def _advises(hint: dict[str, Any]) -> bool:
@@ -29,24 +27,7 @@ def _advises(hint: dict[str, Any]) -> bool:
 
 def _hints(name: str, seats: int, seed: int) -> list[dict[str, Any]]:
     """The hint of every seat to act in a game of seeded dice and random moves."""
-    entry = games.get(name)
-    function = entry.seat_hint()
-    assert function is not None
-    game = entry.game
-    state = game.start(seats, game.options({}))
-    source, rng = Seeded(seed), random.Random(seed)
-    found = []
-    for _ in range(400):
-        turn = game.turn(state)
-        if isinstance(turn, Finished):
-            break
-        if isinstance(turn, Chance):
-            state = game.resolve(state, resolve_request(source, turn.request))
-            continue
-        legal = list(game.legal(state, turn.seat))
-        found.append(function(game.view(state, turn.seat), legal))
-        state = game.act(state, turn.seat, rng.choice(legal))
-    return found
+    return [hint for _, hint in seeded_hints(name, seats, seed)]
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,30 @@ def test_the_shipped_table_rates_every_bot_of_every_rating_kind() -> None:
         assert ladder.command.startswith("python bench/bot_ladder.py")
 
 
+def test_every_ladder_ranks_by_share_of_the_wins() -> None:
+    """Issue 36: Bull's Eye's ``potmax`` (rated higher) was placed above ``optimal``, which
+    wins more of the same games. Strongest first means by share of the wins, everywhere."""
+    for kind, ladder in strengths.ladders().items():
+        shares = [s.win_share for s in ladder.bots]
+        assert shares == sorted(shares, reverse=True), kind
+    bullseye = [s.bot for s in strengths.ladders()["bullseye"].bots]
+    assert bullseye.index("optimal") < bullseye.index("potmax")
+    # The stored table lists them in the same order (bench/bot_ladder.py writes it so).
+    stored = json.loads(strengths.LADDER_PATH.read_text())["kinds"]
+    for kind, ladder in strengths.ladders().items():
+        assert list(stored[kind]["bots"]) == [s.bot for s in ladder.bots], kind
+
+
+def test_equal_shares_are_ranked_by_rating_then_name() -> None:
+    rows = {
+        "b": {"win_share": 0.4, "mu": 30.0},
+        "a": {"win_share": 0.4, "mu": 30.0},
+        "hi": {"win_share": 0.4, "mu": 31.0},
+        "top": {"win_share": 0.5, "mu": 20.0},
+    }
+    assert strengths.ranked(rows) == ["top", "hi", "a", "b"]
+
+
 def test_random_is_the_weakest_bot_on_every_ladder() -> None:
     for ladder in strengths.ladders().values():
         assert ladder.bots[-1].bot == "random", ladder.kind
@@ -71,4 +95,11 @@ def test_a_table_row_missing_a_figure_is_refused(tmp_path: Path) -> None:
 def test_line_and_json_carry_the_figures() -> None:
     found = strengths.ladders()["boss"].bots[0]
     assert str(found.rating) in found.line() and f"{found.games} ladder games" in found.line()
+    # The share, the figure the ladder ranks by, with its interval beside the rating.
+    share = (
+        f"wins {100 * found.win_share:.1f}% ({100 * found.win_share_low:.1f} .. "
+        f"{100 * found.win_share_high:.1f}%) of {found.games}"
+    )
+    assert found.short().startswith(share) and found.line().startswith(share)
+    assert f"rated {found.rating} ({found.rating_low} .. {found.rating_high})" in found.short()
     assert found.to_json()["rating_high"] == found.rating_high

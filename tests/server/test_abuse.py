@@ -1,4 +1,5 @@
-"""What one user does must not lock out or outgrow another: log-in lockouts, the token cap."""
+"""What one user does must not lock out or outgrow another: log-in lockouts (the owner's
+device proof outlasts a stranger's guesses), the token cap."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ def default_limits(db_url: str) -> Iterator[Services]:
         built.engine.dispose()
 
 
-def _login(client: TestClient, password: str) -> int:
-    body = {"user_id": "alice", "password": password}
+def _login(client: TestClient, password: str, user_id: str = "alice") -> int:
+    body = {"user_id": user_id, "password": password}
     return int(client.post(f"{API}/auth/login", json=body).status_code)
 
 
@@ -44,11 +45,15 @@ def test_wrong_passwords_from_elsewhere_do_not_lock_the_owner_out(
     make_user("alice")
     app = create_app(services=default_limits)
     with TestClient(app, client=ATTACKER) as attacker:
+        alice = TestClient(app, client=ALICE_HOME)  # her browser, beside the attacker's
+        assert _login(alice, PASSWORD) == 200  # it keeps its device proof
         statuses = [_login(attacker, f"guess number {n}") for n in range(21)]
-        assert statuses == [401] * 20 + [429]
+        # Five guesses, then alice's user id waits (and the address's own limit comes).
+        assert statuses == [401] * 5 + [429] * 16
         # The attacker's address stays limited, even with the right password.
         assert _login(attacker, PASSWORD) == 429
-    with TestClient(app, client=ALICE_HOME) as alice:
+        # Other user ids from it: the address's limit alone.
+        assert _login(attacker, "guess", "bob") == 429
         assert _login(alice, PASSWORD) == 200
 
 
@@ -67,9 +72,20 @@ def test_the_log_in_form_is_limited_the_same_way(
             return 429
         return int(response.status_code)
 
+    def form_guess(client: TestClient, n: int) -> int:
+        # A new user id each time: the address's limit, not one user id's delay.
+        token = "t" * 32
+        client.cookies.set(FORM_COOKIE, token)
+        data = {"user_id": f"user{n}", "password": "guess", CSRF_FIELD: token, "next": "/"}
+        response = client.post("/login", data=data, follow_redirects=False)
+        if response.status_code == 422 and "Too many attempts" in response.text:
+            return 429
+        return int(response.status_code)
+
     with TestClient(app, client=ATTACKER) as attacker:
-        statuses = [form_login(attacker, f"guess number {n}") for n in range(21)]
+        statuses = [form_guess(attacker, n) for n in range(21)]
         assert statuses == [422] * 20 + [429]
+        assert form_login(attacker, PASSWORD) == 429
     with TestClient(app, client=ALICE_HOME) as alice:
         assert form_login(alice, PASSWORD) == 303
 

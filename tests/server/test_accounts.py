@@ -369,7 +369,6 @@ def test_bearer_tokens_need_no_csrf(client: TestClient, make_user: MakeUser) -> 
     bearer = make_user("peggy")
     edited = client.patch(f"{API}/users/me", json={"display_name": "Peg"}, headers=bearer)
     assert edited.status_code == 200 and edited.json()["display_name"] == "Peg"
-    assert client.post(f"{API}/tokens", json={"name": "b"}, headers=bearer).status_code == 201
     error(
         client.get(f"{API}/users/me", headers={"Authorization": "Bearer dh_wrong"}),
         401,
@@ -382,7 +381,9 @@ def test_bearer_tokens_need_no_csrf(client: TestClient, make_user: MakeUser) -> 
     )
 
 
-def test_password_change_ends_the_other_sessions(client: TestClient, services: Services) -> None:
+def test_password_change_ends_the_other_sessions_and_the_tokens(
+    client: TestClient, services: Services
+) -> None:
     csrf = sign_up(client, "quinn")
     second = browser(client)
     log_in(second, "quinn")
@@ -397,16 +398,19 @@ def test_password_change_ends_the_other_sessions(client: TestClient, services: S
     )
     assert response.status_code == 200, response.text
     body = response.json()
-    assert body["ended_sessions"] == 2
-    assert body["message"] == "your password is changed; 2 other browser sessions were signed out"
+    assert (body["ended_sessions"], body["ended_tokens"]) == (2, 1)
+    assert body["message"] == (
+        "your password is changed; 2 other browser sessions were signed out and 1 API token ended"
+    )
     assert body["user"]["user_id"] == "quinn"
     # This browser stays signed in with the same CSRF token; the others are out.
     assert client.get(f"{API}/auth/session").json()["csrf_token"] == csrf
     error(second.get(f"{API}/users/me"), 401, "session_expired")
     error(third.get(f"{API}/auth/session"), 401, "session_expired")
     assert count(services, AuthSession) == 1
-    # API tokens stay valid; the old password no longer works, the new one does.
-    assert client.get(f"{API}/users/me", headers=bearer).status_code == 200
+    # The token ended with the old password; the old password no longer works, the new one does.
+    error(client.get(f"{API}/users/me", headers=bearer), 401, "unauthenticated")
+    assert count(services, ApiToken) == 0
     error(
         second.post(f"{API}/auth/login", json={"user_id": "quinn", "password": PASSWORD}),
         401,
@@ -415,23 +419,65 @@ def test_password_change_ends_the_other_sessions(client: TestClient, services: S
     log_in(second, "quinn", "a new secret")
 
 
-def test_password_change_with_a_bearer_token_ends_all_sessions(
+def test_a_password_change_keeps_the_tokens_only_when_asked(
+    client: TestClient, services: Services
+) -> None:
+    csrf = sign_up(client, "quincy")
+    ok = {"X-CSRF-Token": csrf}
+    made = client.post(f"{API}/tokens", json={"name": "bot"}, headers=ok).json()
+    bearer = {"Authorization": f"Bearer {made['token']}"}
+    change = {"old_password": PASSWORD, "new_password": "a new secret", "keep_tokens": True}
+    response = client.post(f"{API}/auth/password", json=change, headers=ok)
+    assert response.status_code == 200, response.text
+    assert response.json()["ended_tokens"] == 0
+    assert response.json()["message"] == (
+        "your password is changed; 0 other browser sessions were signed out"
+    )
+    assert client.get(f"{API}/users/me", headers=bearer).json()["user_id"] == "quincy"
+    error(
+        client.post(f"{API}/auth/password", json={**change, "keep_tokens": "yes"}, headers=ok),
+        422,
+        "invalid_request",
+    )
+
+
+def test_the_password_page_ends_the_tokens_unless_kept(client: TestClient) -> None:
+    csrf = sign_up(client, "quill")
+
+    def token() -> dict[str, str]:
+        made = client.post(f"{API}/tokens", json={"name": "bot"}, headers={"X-CSRF-Token": csrf})
+        return {"Authorization": f"Bearer {made.json()['token']}"}
+
+    def change(old: str, new: str, **extra: str) -> str:
+        fields = {"csrf_token": csrf, "old_password": old, "new_password": new}
+        answer = client.post("/password", data={**fields, "confirm_password": new, **extra})
+        assert answer.status_code == 200, answer.text
+        return answer.text
+
+    bearer = token()
+    assert 'name="keep_tokens"' in client.get("/password").text
+    kept = change(PASSWORD, "second secret", keep_tokens="on")
+    assert "0 other browser sessions were signed out." in kept
+    assert client.get(f"{API}/users/me", headers=bearer).status_code == 200
+    ended = change("second secret", "third secret")
+    assert "0 other browser sessions were signed out and 1 API token ended." in ended
+    error(client.get(f"{API}/users/me", headers=bearer), 401, "unauthenticated")
+
+
+def test_an_api_token_may_not_make_tokens_nor_change_the_password(
     client: TestClient, services: Services, make_user: MakeUser
 ) -> None:
     bearer = make_user("rupert")
     log_in(client, "rupert")
+    change = {"old_password": PASSWORD, "new_password": "another secret"}
+    refused = client.post(f"{API}/auth/password", json=change, headers=bearer)
+    assert "not with an API token" in error(refused, 403, "not_a_session")
+    made = client.post(f"{API}/tokens", json={"name": "more"}, headers=bearer)
+    assert "not with an API token" in error(made, 403, "not_a_session")
+    # Nothing changed: one token, the session still in, the old password still good.
+    assert count(services, ApiToken) == 1
+    assert client.get(f"{API}/users/me").status_code == 200
     log_in(browser(client), "rupert")
-    response = client.post(
-        f"{API}/auth/password",
-        json={"old_password": PASSWORD, "new_password": "another secret"},
-        headers=bearer,
-    )
-    assert response.status_code == 200, response.text
-    assert response.json()["ended_sessions"] == 2
-    assert "2 browser sessions were signed out" in response.json()["message"]
-    assert count(services, AuthSession) == 0
-    error(client.get(f"{API}/users/me"), 401, "session_expired")
-    assert client.get(f"{API}/users/me", headers=bearer).status_code == 200
 
 
 def test_password_change_rules(client: TestClient, services: Services) -> None:

@@ -24,7 +24,7 @@ from dicehall.server.infra.ratelimit import (
     make_limiter,
 )
 from tests.server.conftest import MakeUser, site_settings
-from tests.server.test_accounts import API, PASSWORD, error, sign_up
+from tests.server.test_accounts import API, PASSWORD, error, log_in, sign_up
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -82,13 +82,8 @@ def test_log_in_is_limited_per_address_and_user_id(strict: Services, make_user: 
         _check_refusal(
             client.post(f"{API}/auth/login", json={"user_id": "bob", "password": PASSWORD})
         )
-    # Failures against bob from many addresses lock nobody out: the user id alone is not
-    # counted.
-    statuses = []
-    for index in range(2, 8):
-        with TestClient(app, client=(f"203.0.113.{index}", 4000)) as client:
-            statuses.append(_login(client, "BOB" if index % 2 else "bob"))
-    assert statuses == [401] * 6
+    # Another address is not limited by these counts (the user id's own delay, which
+    # starts after 5 failures, is tested in test_login_throttle.py).
     with TestClient(app, client=("203.0.113.99", 4000)) as client:
         assert _login(client, "bob", PASSWORD) == 200
 
@@ -107,14 +102,15 @@ def test_sign_up_is_limited(strict: Services) -> None:
 
 def test_password_change_is_limited(strict: Services, make_user: MakeUser) -> None:
     app = create_app(services=strict)
-    bearer = make_user("dave")
+    make_user("dave")
     with TestClient(app) as client:
+        browser = {"X-CSRF-Token": log_in(client, "dave")}  # a browser changes the password
         body = {"old_password": "guess guess", "new_password": "whatever123"}
         for _ in range(3):
-            response = client.post(f"{API}/auth/password", json=body, headers=bearer)
+            response = client.post(f"{API}/auth/password", json=body, headers=browser)
             error(response, 403, "wrong_password")
         body["old_password"] = PASSWORD
-        _check_refusal(client.post(f"{API}/auth/password", json=body, headers=bearer))
+        _check_refusal(client.post(f"{API}/auth/password", json=body, headers=browser))
 
 
 def test_memory_limiter_windows(monkeypatch: pytest.MonkeyPatch) -> None:

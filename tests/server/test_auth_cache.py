@@ -16,6 +16,7 @@ from dicehall.server.domain import auth_cache
 from dicehall.server.domain.auth_cache import AuthCache
 from dicehall.server.domain.services import Services
 from tests.server.conftest import MakeUser
+from tests.server.test_accounts import log_in
 
 API = "/api/v1"
 
@@ -60,7 +61,8 @@ def test_a_refused_token_is_never_remembered(client: TestClient, statements: lis
 
 def test_revoking_a_token_refuses_it_at_once(client: TestClient, make_user: MakeUser) -> None:
     ann = make_user("ann")
-    made = client.post(f"{API}/tokens", json={"name": "second"}, headers=ann).json()
+    browser = {"X-CSRF-Token": log_in(client, "ann")}  # tokens are made from a browser
+    made = client.post(f"{API}/tokens", json={"name": "second"}, headers=browser).json()
     second = {"Authorization": f"Bearer {made['token']}"}
     assert client.get(f"{API}/users/me", headers=second).status_code == 200
     assert client.delete(f"{API}/tokens/{made['id']}", headers=ann).status_code == 200

@@ -24,7 +24,7 @@ from time_machine import TimeMachineFixture
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import SeatTimeout, User
 from dicehall.server.domain.services import Services
-from dicehall.server.domain.vacation import FLOATING_HOUR, SIGN_UP_ALLOWANCE
+from dicehall.server.domain.vacation import DAY, FLOATING_HOUR, SIGN_UP_ALLOWANCE
 from tests.server.conftest import Headers, MakeUser
 from tests.waiting import wait_until
 
@@ -34,6 +34,9 @@ API = "/api/v1"
 TINY = {"initial": 3, "increment": 3, "cap": 3}
 #: Seconds the site's clock is moved on to run a TINY turn out.
 PAST_TINY = 3.2
+#: The shortest pace vacation saves at (a day per move), and how far to move on past it.
+ONE_DAY = {"initial": DAY, "increment": DAY, "cap": DAY}
+PAST_ONE_DAY = DAY + 0.2
 
 
 @pytest.fixture
@@ -229,22 +232,27 @@ def test_an_unplayed_two_seat_game_is_aborted(
 def test_vacation_saves_a_seat_once_and_costs_an_hour(
     client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
 ) -> None:
-    game, players = two_people(client, make_user, vacation=True)
+    game, players = two_people(client, make_user, vacation=True, pace=ONE_DAY)
     game = both_move(client, game, players)
     late = game["to_act"]
     name = game["seats"][late]["user"]
     before = allowance(services, name)
     assert before == SIGN_UP_ALLOWANCE
-    site_clock.shift(PAST_TINY)
+    assert game["clock"]["seats"][late]["saved_by"] is None
+    site_clock.shift(PAST_ONE_DAY)
     saved = fetch(client, game["id"], players[late])
     assert saved["status"] == "active"
     left = saved["clock"]["seats"][late]["remaining"]
     assert FLOATING_HOUR - 60 < left <= FLOATING_HOUR
+    # (A user made here has no accrual date yet: the allowance has gained nothing.)
     assert allowance(services, name) == before - FLOATING_HOUR
     assert timeouts(services, game["id"]) == 0
-    # Reading it again spends nothing more.
-    fetch(client, game["id"], players[1 - late])
+    # Reading it again spends nothing more; the opponent sees why the seat still plays.
+    seen = fetch(client, game["id"], players[1 - late])
     assert allowance(services, name) == before - FLOATING_HOUR
+    assert seen["clock"]["seats"][late]["saved_by"] == "vacation"
+    assert seen["clock"]["seats"][late]["deadline"] == saved["clock"]["seats"][late]["deadline"]
+    assert seen["clock"]["seats"][1 - late]["saved_by"] is None
 
 
 def test_a_game_that_forbids_vacation_is_lost_on_time_even_with_allowance(

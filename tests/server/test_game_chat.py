@@ -1,7 +1,8 @@
 """Chat in a game: the players' channel and the spectators' (which
 the players read only once the game is over), who may not write or read at all, bodies and
 presets, the pace limit, ignores hiding lines both ways (in reads, unread counts and
-pushes), the unread count and read mark, the status page's mark, and the pushes."""
+pushes) and refusing new players' lines across them, the unread count and read mark, the
+status page's mark, and the pushes."""
 
 from __future__ import annotations
 
@@ -217,34 +218,44 @@ def test_one_line_a_second_and_twenty_a_minute(
     say(client, other.json()["id"], alice, body="fine here")
 
 
-def test_an_ignore_hides_lines_both_ways(
+def test_an_ignore_hides_lines_both_ways_and_refuses_new_ones(
     client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
     game, alice, bob = two_players(client, make_user, private=False)
     carol = make_user("carol")
     gid = game["id"]
-    ignore(services, "alice", "bob")
-    # Writing is never refused for an ignore; the line is just not shown across it.
     say(client, gid, bob, body="from bob")
+    rest(services)
     say(client, gid, alice, body="from alice")
     say(client, gid, carol, body="from carol")
+    ignore(services, "alice", "bob")
+    # The players' channel is theirs alone: a new line would reach nobody, so it is refused
+    # either way (never shown to its writer as sent), naming nobody; nothing is stored.
+    rest(services)
+    for writer in (alice, bob):
+        answer = client.post(f"{API}/games/{gid}/chat", json={"body": "there?"}, headers=writer)
+        assert refused(answer, 403, "not_accepted")["error"] == relations.CHAT_TABLE
+    # What they said before is hidden across the ignore, both ways.
     assert bodies(lines(client, gid, alice)) == ["from alice"]
     assert bodies(lines(client, gid, bob)) == ["from bob"]
     assert bodies(lines(client, gid, carol)) == ["from bob", "from alice", "from carol"]
     assert lines(client, gid, alice)["unread"] == 0
     assert lines(client, gid, bob)["unread"] == 0
     assert summary(client, gid, alice)["chat_unread"] == 0
-    # The spectators' lines after the game: carol ignores alice, so neither reads the other.
+    # The spectators' channel has no set audience: carol, who ignores alice, still writes
+    # there, and neither reads the other once the game is over.
     ignore(services, "carol", "alice")
+    say(client, gid, carol, body="carol again")
     resign(client, bob, gid)
     assert bodies(lines(client, gid, alice)) == ["from alice"]
-    assert bodies(lines(client, gid, bob)) == ["from bob", "from carol"]
-    assert bodies(lines(client, gid, carol)) == ["from bob", "from carol"]
-    # Lifted, the ignore hid nothing for good.
+    assert bodies(lines(client, gid, bob)) == ["from bob", "from carol", "carol again"]
+    assert bodies(lines(client, gid, carol)) == ["from bob", "from carol", "carol again"]
+    # Lifted, the ignore hid nothing for good, and the players talk again.
     with services.write_conn() as conn:
         relations.remove(conn, pk_of(services, "alice"), pk_of(services, "bob"))
     assert bodies(lines(client, gid, alice)) == ["from bob", "from alice"]
     assert lines(client, gid, alice)["unread"] == 1
+    say(client, gid, bob, body="good game")
 
 
 def test_unread_count_read_mark_and_status_page(
@@ -310,14 +321,16 @@ def test_pushes_reach_whom_they_may(
         again = say(client, gid, alice, body="your turn soon")
         assert _receive_until(bobs, "chat")["line"] == again
 
-        # Across an ignore, a players' line is not pushed: alice ignores bob.
+        # Across an ignore no players' line is taken, so none is pushed: alice ignores bob.
         ignore(services, "alice", "bob")
         rest(services)
-        say(client, gid, alice, body="hidden from bob")
-        rest(services)
-        say(client, gid, bob, body="bob talks to himself")
-        pushed = _receive_until(bobs, "chat")
-        assert pushed["line"]["body"] == "bob talks to himself"
+        for writer in (alice, bob):
+            answer = client.post(f"{API}/games/{gid}/chat", json={"body": "x"}, headers=writer)
+            refused(answer, 403, "not_accepted")
+        with services.write_conn() as conn:
+            relations.remove(conn, pk_of(services, "alice"), pk_of(services, "bob"))
+        said = say(client, gid, alice, body="back again")
+        assert _receive_until(bobs, "chat")["line"] == said
 
 
 @pytest.mark.parametrize("after", [-1, 2**31])

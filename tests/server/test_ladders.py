@@ -207,8 +207,8 @@ def test_no_challenge_across_an_ignore_or_against_the_setting(
     ignoring = challenge(client, cast["q0"], "q1", 403)
     by_setting = challenge(client, cast["q3"], "q2", 403)
     assert ignored["code"] == ignoring["code"] == by_setting["code"] == "not_accepted"
-    assert ignored["error"] == "q0 does not accept challenges from you"
-    assert by_setting["error"] == "q2 does not accept challenges from you"
+    assert ignored["error"] == "you cannot play with q0"
+    assert by_setting["error"] == "you cannot play with q2"
     assert client.get(f"{API}/games", headers=cast["q0"]).json() == []
     challenge(client, cast["q2"], "q3")  # the setting is q2's, not a wall
 

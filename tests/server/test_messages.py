@@ -138,7 +138,7 @@ def test_a_conversation_is_listed_read_and_hidden_for_one_side_only(
 
     thread = opened(client, bob, "ANN")  # any case finds the user
     assert thread["with"] == {"user_id": "ann", "display_name": "ann"}
-    assert thread["messages"] == [{**first, "unread": True}]
+    assert thread["messages"] == [{**first, "unread": True, "hidden": False}]
     assert thread["unread"] == 1 and thread["next"] is None
     # Reading does not mark read; the read call does, for bob alone.
     assert opened(client, bob, "ann")["messages"][0]["unread"] is True
@@ -319,7 +319,7 @@ def test_the_recipients_preference_decides_who_may_start_a_thread(
     refused = send(client, ann, "bob", "hello?")
     assert refused.status_code == 403
     assert refused.json() == {
-        "error": "bob does not accept messages from you",
+        "error": "you cannot send messages to bob",
         "code": "not_accepted",
     }
     relate(services, "ann", "bob", "buddy")  # ann naming bob is not bob naming ann

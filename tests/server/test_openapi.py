@@ -57,8 +57,19 @@ OPERATION_IDS = {
     ("POST", "/messages/{user_id}"): "messages-send",
     ("POST", "/messages/{user_id}/read"): "messages-read",
     ("DELETE", "/messages/{user_id}"): "messages-hide",
+    ("POST", "/reports"): "reports-create",
+    ("GET", "/moderation/reports"): "moderation-reports",
+    ("POST", "/moderation/actions"): "moderation-act",
+    ("GET", "/moderation/audit"): "moderation-audit",
+    ("GET", "/moderation/testimonials"): "moderation-testimonials",
+    ("POST", "/moderation/testimonials/{testimonial_id}/approve"): "moderation-testimonial-approve",
+    ("GET", "/testimonials"): "testimonials-list",
+    ("GET", "/users/me/testimonial"): "testimonials-mine",
+    ("PUT", "/users/me/testimonial"): "testimonials-save",
+    ("DELETE", "/users/me/testimonial"): "testimonials-delete",
     ("GET", "/presence"): "presence-list",
     ("GET", "/presence/counts"): "presence-counts",
+    ("GET", "/singularity"): "singularity",
     ("GET", "/invites"): "invites-list",
     ("POST", "/invites"): "invites-create",
     ("POST", "/invites/accept"): "invites-accept",
@@ -134,6 +145,8 @@ CREATED = {
     ("POST", "/tournaments"),
     ("POST", "/automatch"),
     ("POST", "/push/subscriptions"),
+    ("POST", "/reports"),
+    ("POST", "/moderation/actions"),
 }
 
 #: The operations that answer 202 Accepted (the work is done later, if at all).
@@ -261,6 +274,7 @@ def test_every_error_is_an_error_body(schema: dict[str, Any]) -> None:
             "ratings-leaderboard",
             "users-rating-history",
             "push-key",
+            "testimonials-list",
         }:
             assert "401" in errors, (method, path)  # signed in only
         # Signed-out writes (no session, so no CSRF token to check).

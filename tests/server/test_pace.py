@@ -95,3 +95,19 @@ def test_banks_stay_between_zero_and_the_cap(
         for other in range(4):
             if other != before.running:
                 assert clock.banks[other] == before.banks[other]
+
+
+def test_a_clock_keeps_what_saved_its_seat_until_the_turn_passes() -> None:
+    pace = Pace(DAY, DAY, DAY)
+    clock = Clock.start(pace, 2).pass_to(pace, 0, T0)
+    saved = clock.extended_to(T0 + timedelta(days=1, hours=1), "vacation")
+    assert saved.saved == "vacation" and saved.deadline() == T0 + timedelta(days=1, hours=1)
+    assert Clock.loads(saved.dumps()) == saved
+    # The same seat acting again keeps it; the turn passing on clears it.
+    assert saved.pass_to(pace, 0, T0 + timedelta(days=1)).saved == "vacation"
+    assert saved.pass_to(pace, 1, T0 + timedelta(days=1)).saved is None
+    # A clock stored before ``saved`` existed reads as saved by nothing.
+    older = (
+        '{"banks":[86400.0,86400.0],"running":0,"since":"2026-11-23T12:00:00+00:00","reminded":0}'
+    )
+    assert Clock.loads(older) == clock

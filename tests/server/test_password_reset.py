@@ -19,6 +19,7 @@ from dicehall.server.domain.notices import delivery
 from dicehall.server.domain.notices.links import reset_token
 from dicehall.server.domain.services import Services, build_services
 from dicehall.server.domain.site_secrets import site_secret
+from dicehall.server.web.forms import CSRF_FIELD, FORM_COOKIE
 from tests.live import add_user, free_port
 from tests.server.conftest import MakeUser, site_settings
 from tests.server.smtpd import SmtpServer, running_smtp_server
@@ -221,6 +222,38 @@ def test_a_reset_ends_the_accounts_push_subscriptions_and_webhook(
     with services.read_conn() as conn:
         assert conn.execute(select(PushSubscription.id)).first() is None
         assert conn.execute(select(Webhook.user_pk)).first() is None
+    assert client.get(f"{API}/users/me", headers=headers).status_code == 401
+
+
+def test_a_reset_keeps_the_api_tokens_only_when_asked(
+    site: tuple[TestClient, Services],
+) -> None:
+    client, services = site
+    headers = add_user(services, "erin")
+
+    def token_now() -> str:
+        with services.read_conn() as conn:
+            user = conn.execute(
+                select(User.id, User.password_hash).where(User.user_id == "erin")
+            ).one()
+        return reset_token(site_secret(services), user.id, user.password_hash)
+
+    kept = client.post(
+        f"{API}/auth/password-reset/confirm",
+        json={"token": token_now(), "password": "kept tokens 1", "keep_tokens": True},
+    )
+    assert kept.status_code == 200, kept.text
+    assert kept.json()["ended_tokens"] == 0 and "API token" not in kept.json()["message"]
+    assert client.get(f"{API}/users/me", headers=headers).status_code == 200
+    # The page's box does the same; left unticked, the tokens end.
+    client.cookies.set(FORM_COOKIE, "t" * 32)
+    form = {CSRF_FIELD: "t" * 32, "password": "kept tokens 2", "password_again": "kept tokens 2"}
+    page = client.post(f"/reset-password/{token_now()}", data={**form, "keep_tokens": "on"})
+    assert page.status_code == 200 and "its API tokens were kept" in page.text
+    assert client.get(f"{API}/users/me", headers=headers).status_code == 200
+    form = {**form, "password": "ended tokens", "password_again": "ended tokens"}
+    page = client.post(f"/reset-password/{token_now()}", data=form)
+    assert page.status_code == 200 and "its API tokens (1) no longer work" in page.text
     assert client.get(f"{API}/users/me", headers=headers).status_code == 401
 
 

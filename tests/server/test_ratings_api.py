@@ -1,7 +1,8 @@
 """The ratings in the API: a rated game's JSON carries each seat's
 rating, chance and (once rated) change, read in one query, and honours "hide my rating while
-I play"; profiles list the ratings their owner shows; leaderboards list only settled, active
-players ranked by mu - 2 sigma, every player exactly once across keyset pages; a user's
+I play"; profiles list the ratings their owner shows; leaderboards list active players, the
+settled ones first, then the provisional ones, each ranked by mu - 2 sigma, every player
+exactly once across keyset pages; a user's
 rating history, newest first; and a clear 404 or 422 for each bad request."""
 
 from __future__ import annotations
@@ -227,14 +228,18 @@ def test_a_leaderboard_lists_settled_active_players_by_mu_minus_two_sigma(
             "twin_a": (29.0, 2.0, 10, 29),  # 25.0
             "twin_b": (29.0, 2.0, 15, 0),  # 25.0, a later user
             "low": (20.0, 1.0, 99, 2),  # 18.0
-            "too_few": (40.0, 1.0, 9, 1),
+            "too_few": (40.0, 1.0, 9, 1),  # 38.0, provisional: after the settled players
+            "beginner": (45.0, 1.0, 1, 0),  # 43.0, provisional
             "away": (40.0, 1.0, 50, 31),
+            "never": (25.0, 8.0, 0, 0),
         },
     )
     board = client.get(f"{API}/ratings/boss").json()
     assert [(p["rank"], p["user"]) for p in board["players"]] == [
         (1, "steady"), (2, "twin_a"), (3, "twin_b"), (4, "high_mu_unsure"), (5, "low"),
+        (6, "beginner"), (7, "too_few"),
     ]  # fmt: skip
+    assert [p["provisional"] for p in board["players"][5:]] == [True, True]
     assert board["next"] is None and board["title"] == "Boss Dice"
     first = board["players"][0]
     assert first["rating"] == model.shown(Skill(30.0)) == 1700
@@ -261,6 +266,8 @@ def test_bad_leaderboard_and_history_requests(client: TestClient, make_user: Mak
         ("/ratings/chess", 404, "no_such_rating"),
         ("/ratings/boss?cursor=nonsense", 422, "invalid_cursor"),
         ("/ratings/boss?cursor=WzEuMCwwXQ", 422, "invalid_cursor"),  # [1.0,0]
+        ("/ratings/boss?cursor=WzEuMCwxLDJd", 422, "invalid_cursor"),  # [1.0,1,2]: no part 2
+        ("/ratings/boss?cursor=WzEuMCwxLHRydWVd", 422, "invalid_cursor"),  # [1.0,1,true]
         ("/ratings/boss?limit=0", 422, "invalid_limit"),
         ("/ratings/boss?limit=101", 422, "invalid_limit"),
         ("/users/nobody/ratings/boss/history", 404, "no_such_user"),

@@ -162,10 +162,21 @@ def test_an_open_seat_is_hidden_and_closed_across_an_ignore(
     seen_by_cid = client.get(f"{API}/games/open", headers=people["cid"]).json()
     assert [g["id"] for g in seen_by_bob] == []
     assert [g["id"] for g in seen_by_cid] == [game_id]
+    # Its board shows bob no open seat to take: to him the game does not exist, word for
+    # word like a game that never did, and joining it by its address says the same.
+    missing = client.get(f"{API}/games/{10**6}", headers=people["bob"]).json()
+    board = client.get(f"{API}/games/{game_id}", headers=people["bob"])
+    assert board.status_code == 404
+    assert board.json() == {**missing, "error": missing["error"].replace(str(10**6), str(game_id))}
     joined = client.post(f"{API}/games/{game_id}/join", json={}, headers=people["bob"])
-    assert joined.status_code == 409 and joined.json()["code"] == "not_open"
+    assert joined.status_code == 404 and joined.json() == board.json()
+    assert client.get(f"{API}/games/{game_id}/chat", headers=people["bob"]).status_code == 404
+    seats = client.get(f"{API}/games/{game_id}", headers=people["cid"]).json()["seats"]
+    assert [s["open"] for s in seats] == [False, True]
     joined = client.post(f"{API}/games/{game_id}/join", json={}, headers=people["cid"])
     assert joined.status_code == 200, joined.text
+    # Once the seat is taken the game is a public one like any other, for bob too.
+    assert client.get(f"{API}/games/{game_id}", headers=people["bob"]).status_code == 200
 
 
 def test_a_watch_invitation_across_an_ignore_is_refused(

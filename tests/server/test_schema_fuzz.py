@@ -2,8 +2,11 @@
 and PostgreSQL: no request a client can send gets a 5xx, and every answer conforms to the
 schema: its status is one the operation documents, its content type the documented one, and
 its body matches the documented schema (the exact response models of
-:mod:`dicehall.server.api.schemas`, or the ``ErrorBody`` of every error). Then the id faults
-the fuzz found, each pinned by a plain test.
+:mod:`dicehall.server.api.schemas`, or the ``ErrorBody`` of every error). The schema is as
+tight as the site (:mod:`tests.server.contract_checks`): what it allows is accepted (but for
+refusals no schema can state), what it forbids is refused, and a method a path does not take
+is 405 with its ``Allow``. Then the id faults the fuzz found, each pinned by a plain test
+(the contract's faults are pinned in ``test_api_contract``).
 
 (Longer than most test modules: one successful call of every operation of the whole API,
 which the check that every success matches its schema needs in one place.)
@@ -31,6 +34,7 @@ from schemathesis.core.failures import FailureGroup
 from schemathesis.python import asgi
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    negative_data_rejection,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -39,12 +43,14 @@ from sqlalchemy import select, update
 from dicehall.server.app import create_app
 from dicehall.server.core.models import DiceBatch, Rating, SeatRow, User
 from dicehall.server.core.security import issue_api_token
+from dicehall.server.domain.moderation import roles
 from dicehall.server.domain.notices.links import reset_token
 from dicehall.server.domain.people import search
 from dicehall.server.domain.services import Services, build_services
 from dicehall.server.domain.site_secrets import site_secret
 from dicehall.server.domain.tournaments import job as tournaments_job
 from tests.server.conftest import Headers, MakeUser, site_settings
+from tests.server.contract_checks import positive_data_accepted, unsupported_methods
 from tests.server.pushservice import push_service
 from tests.server.webhook_receiver import receiving
 from tests.waiting import wait_until
@@ -58,12 +64,15 @@ EXAMPLES = 25
 #: What every answer is checked for: no 5xx; a status the operation documents (each error
 #: status a route can give is in its `responses`); the documented content type; a body that
 #: matches the documented schema for that status (success models with every key and no
-#: other, `ErrorBody` for errors).
+#: other, `ErrorBody` for errors); a request the schema allows accepted, one it forbids
+#: refused (`tests.server.contract_checks`).
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
     content_type_conformance,
     response_schema_conformance,
+    positive_data_accepted,
+    negative_data_rejection,
 ]
 
 #: Where webhooks and pushes may go although it is local: the test's own receiver and push
@@ -178,6 +187,8 @@ def fuzz(services: Services, make_user: MakeUser) -> Iterator[Fuzz]:
     """An app on a fresh database with two users and a few games, its schema loaded."""
     app = create_app(services=services)
     me, friend = make_user("fuzzer"), make_user("friend")
+    with services.write_conn() as conn:  # the moderators' routes are fuzzed as one
+        roles.set_role(conn, "fuzzer", "moderator", True, datetime.now(UTC))
     with TestClient(app) as client:
         game_ids = _seed_games(client, me, friend)
     try:
@@ -195,8 +206,13 @@ def fuzz(services: Services, make_user: MakeUser) -> Iterator[Fuzz]:
 EDGE_IDS = [0, -1, 2**31 - 1, 2**31, 2**63 - 1, 2**63, 2**64]
 
 
+#: Names in paths that are often known ones, so the fuzz gets past "no such user".
+KNOWN_NAMES = {"user_id": ["friend"], "kind": ["boss", "bullseye"]}
+
+
 def _cases(operation: Any, known: dict[str, list[int]]) -> st.SearchStrategy[Case[Any]]:
-    """Positive and negative cases; integer path ids are often known ids or edge values."""
+    """Positive and negative cases; integer path ids are often known ids or edge values,
+    names often known names (Schemathesis judges a case positive or negative again after)."""
     modes = [GenerationMode.POSITIVE, GenerationMode.NEGATIVE]
     generated = st.one_of([operation.as_strategy(generation_mode=mode) for mode in modes])
 
@@ -207,6 +223,8 @@ def _cases(operation: Any, known: dict[str, list[int]]) -> st.SearchStrategy[Cas
             if name.endswith("_id") and isinstance(value, int):
                 choices = st.sampled_from([value, *known.get(name, []), *EDGE_IDS])
                 case.path_parameters[name] = draw(choices)
+            elif name in KNOWN_NAMES and isinstance(value, str):
+                case.path_parameters[name] = draw(st.sampled_from([value, *KNOWN_NAMES[name]]))
         return case
 
     return cases()
@@ -216,6 +234,9 @@ def _send(fuzz: Fuzz, case: Case[Any], client: Any) -> None:
     """Send one case as the fuzzing user and run the checks on its answer."""
     caller = fuzz.caller
     sent = caller.headers
+    # Reading `meta` judges the case again (positive or negative) after an id or name in it
+    # was changed; a call would take the judgement made when it was drawn.
+    assert case.meta is not None
     response = case.call(session=client, headers=sent)
     revoked = response.status_code == 200 and case.method.upper() == "DELETE"
     if revoked and response.json().get("revoked") == caller.token_id:
@@ -262,10 +283,18 @@ def _sweep_edges(fuzz: Fuzz, operation: Any, client: Any) -> None:
 def test_no_request_gets_a_server_error(fuzz: Fuzz) -> None:
     """Every operation of the schema, fuzzed; all failures are reported together."""
     failures: list[str] = []
+    probed: set[str] = set()
     # Schemathesis types its ASGI app with plain dicts; FastAPI's are mutable mappings.
     with asgi.get_client(fuzz.app) as client:  # type: ignore[arg-type]
         for result in fuzz.schema.get_all_operations():
             operation = result.ok()
+            if operation.path not in probed:
+                probed.add(operation.path)
+                try:
+                    at = {"game_id": fuzz.game_ids[0], "user_id": "friend", "kind": "boss"}
+                    unsupported_methods(client, fuzz.schema, operation.path, at)
+                except AssertionError as exc:
+                    failures.append(f"{operation.path}: a method it does not take: {exc}")
             for attempt in (_sweep_edges, _fuzz_operation):
                 try:
                     attempt(fuzz, operation, client)
@@ -432,8 +461,23 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(client, "POST", "/messages/{user_id}/read", 200, fuzz.friend,
              path_parameters={"user_id": "fuzzer"}, body={"up_to": None})  # fmt: skip
         call(client, "DELETE", "/messages/{user_id}", 200, me, path_parameters=friend_at)
+        # Reports, testimonials and the moderators' routes (the fuzzing user moderates).
+        filed = call(client, "POST", "/reports", 201, me,
+                     body={"kind": "user", "target": "friend", "reason": "other"})  # fmt: skip
+        call(client, "GET", "/moderation/reports", 200, me, query={"status": "open"})
+        call(client, "POST", "/moderation/actions", 201, me,
+             body={"action": "warn", "reason": "fuzz", "report_id": filed["id"]})  # fmt: skip
+        call(client, "GET", "/moderation/audit", 200, me, query={"user_id": "friend"})
+        told = call(client, "PUT", "/users/me/testimonial", 200, friend, body={"body": "Fine"})
+        call(client, "GET", "/users/me/testimonial", 200, friend)
+        call(client, "GET", "/moderation/testimonials", 200, me)
+        call(client, "POST", "/moderation/testimonials/{testimonial_id}/approve", 200, me,
+             path_parameters={"testimonial_id": told["id"]})  # fmt: skip
+        call(client, "GET", "/testimonials", 200, {})
+        call(client, "DELETE", "/users/me/testimonial", 200, friend)
         call(client, "GET", "/presence", 200, me)
         call(client, "GET", "/presence/counts", 200, {})
+        call(client, "GET", "/singularity", 200, me, query={"limit": 5})
         link = call(client, "POST", "/invites", 201, me, body={"make_buddies": False})
         call(client, "GET", "/invites", 200, me, query={"limit": 5})
         invite_token = link["url"].rsplit("/i/", 1)[1]
@@ -484,9 +528,6 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(client, "GET", "/users/{user_id}/ratings/{kind}/history", 200, {},
              path_parameters={"user_id": "friend", "kind": "boss"})  # fmt: skip
         call(client, "GET", "/tokens", 200, me)
-        token = call(client, "POST", "/tokens", 201, me, body={"name": "sweep"})
-        at = {"token_id": token["id"]}
-        call(client, "DELETE", "/tokens/{token_id}", 200, me, path_parameters=at)
 
         # A browser: the session cookie lives in the client, writes send the CSRF token.
         account = {"user_id": "sweeper", "password": password}
@@ -495,6 +536,10 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         csrf = {
             "X-CSRF-Token": call(client, "POST", "/auth/login", 200, {}, body=account)["csrf_token"]
         }
+        # Tokens are made from a browser (an API token may not make more of itself).
+        token = call(client, "POST", "/tokens", 201, csrf, body={"name": "sweep"})
+        at = {"token_id": token["id"]}
+        call(client, "DELETE", "/tokens/{token_id}", 200, csrf, path_parameters=at)
         change = {"old_password": password, "new_password": new_password}
         call(client, "POST", "/auth/password", 200, csrf, body=change)
         call(client, "POST", "/auth/logout", 200, csrf)

@@ -114,7 +114,7 @@ def test_the_area_and_the_create_form(web: TestClient, services: Services) -> No
     no_time = web.post("/tournaments/new", data=_good(csrf, start="at"))
     assert "start time" in _error_of(no_time.text, "starts_at")
     table = web.post("/tournaments/new", data=_good(csrf, table="5"))
-    assert "2 to 2 seats" in _error_of(table.text, "table")
+    assert "Tables of this game have 2 seats." in _error_of(table.text, "table")
     pace = web.post("/tournaments/new", data=_good(csrf, pace="warp"))
     assert "paces in the list" in _error_of(pace.text, "pace")
     game = web.post("/tournaments/new", data=_good(csrf, game="chess"))
@@ -179,6 +179,10 @@ def test_join_and_withdraw_through_the_page(web: TestClient, services: Services)
     assert job.run(services, now()) >= 1
     page = web.get(path).text
     assert "round 1" in page and 'data-testid="table-1-1"' in page
+    # Its first round has begun: the old "created" and "joined" addresses say so no more.
+    for news in ("created", "joined"):
+        old_news = web.get(f"{path}?{news}=1").text
+        assert 'class="notice"' not in old_news and "round 1" in old_news, news
     game_id = int(re.search(r'href="/games/(\d+)">Game \1</a>', page).group(1))  # type: ignore[union-attr]
     assert "You play in this tournament." in page and "Withdraw" in page
 

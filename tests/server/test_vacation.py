@@ -1,19 +1,23 @@
 """Vacation: the allowance grows 2 days a month up to 30; an announced absence is paid up
-front, moves a deadline that runs out inside it to its end (with a
-tiny pace), is ended early with a refund or by any move, and is shown to opponents."""
+front, moves a deadline that runs out inside it to its end, is ended early with a refund (less
+the floating hour a game still waiting on it gets) or by any move, and is shown to opponents.
+
+Vacation saves seats only at paces of a day or more: these games run at a day per move and
+the site's clock is moved on past it (see ``test_vacation_paces.py`` for shorter paces)."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 from time_machine import TimeMachineFixture
 
 from dicehall.server.core.clock import aware
-from dicehall.server.core.models import User
+from dicehall.server.core.models import GameRow, User
 from dicehall.server.domain.games.records import fetch_game
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.vacation import (
@@ -28,7 +32,8 @@ from dicehall.server.domain.vacation import (
 )
 from tests.server.conftest import Headers, MakeUser
 from tests.server.test_clocks import (
-    PAST_TINY,
+    ONE_DAY,
+    PAST_ONE_DAY,
     both_move,
     fetch,
     site_clock,
@@ -177,27 +182,19 @@ def test_a_malformed_absence_is_refused(
     assert anonymous.status_code == 401
 
 
-def test_a_deadline_during_an_absence_moves_to_its_end(
+def saved_by_absence(
     client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
-) -> None:
-    game, players = two_people(client, make_user, vacation=True)
+) -> tuple[Any, dict[int, Headers], int, datetime]:
+    """A day-per-move game whose seat to act announced a 2-day absence and then ran out of
+    time a day later: the sweeper (nobody reads the game) moved its deadline to the
+    absence's end. The game, the players, that seat and the absence's end."""
+    game, players = two_people(client, make_user, vacation=True, pace=ONE_DAY)
     game = both_move(client, game, players)
     late = game["to_act"]
-    name = game["seats"][late]["user"]
-    away = go_away(client, players[late], datetime.now(UTC) + timedelta(hours=2))
+    away = go_away(client, players[late], datetime.now(UTC) + timedelta(days=2))
     assert away.status_code == 200, away.text
     away_until = moment(away.json()["away_until"])
-    user = stored(services, name)
-    assert user.vacation_accrued_at is not None
-    paid = (away_until - aware(user.vacation_accrued_at)).total_seconds()
-    assert user.vacation_seconds == pytest.approx(SIGN_UP_ALLOWANCE - paid, abs=1e-3)
-    assert 2 * 3600 - 60 < paid <= 2 * 3600
-    # Opponents see the absence on the seat.
-    seen = fetch(client, game["id"], players[1 - late])
-    assert seen["seats"][late]["away_until"] == away.json()["away_until"]
-    assert seen["seats"][1 - late]["away_until"] is None
 
-    # The 3 s deadline passes; the sweeper (nobody reads the game) moves it to the end.
     def moved() -> Any:
         with services.read_conn() as conn:
             found = fetch_game(conn, game["id"])
@@ -205,30 +202,134 @@ def test_a_deadline_during_an_absence_moves_to_its_end(
         return found if later else None
 
     assert moved() is None
-    site_clock.shift(PAST_TINY)
-    record = wait_until(moved, timeout=6, what="the sweeper to move the deadline")
-    assert record.status == "active"
-    assert abs((record.deadline - away_until).total_seconds()) < 0.01
+    site_clock.shift(PAST_ONE_DAY)
+    wait_until(moved, timeout=6, what="the sweeper to move the deadline")
+    return game, players, late, away_until
+
+
+def test_a_deadline_during_an_absence_moves_to_its_end(
+    client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
+) -> None:
+    game, players, late, away_until = saved_by_absence(client, make_user, services, site_clock)
+    name = game["seats"][late]["user"]
+    user = stored(services, name)
+    assert user.vacation_seconds == SIGN_UP_ALLOWANCE - 2 * DAY  # paid up front
+    # Opponents see the absence on the seat.
     saved = fetch(client, game["id"], players[1 - late])
+    assert saved["seats"][late]["away_until"] == away_until.isoformat()
+    assert saved["seats"][1 - late]["away_until"] is None
     assert saved["status"] == "active" and saved["to_act"] == late
+    assert fetch_game_now(services, game["id"]).deadline == away_until
     clock = saved["clock"]["seats"][late]
-    assert clock["running"] and abs((moment(clock["deadline"]) - away_until).total_seconds()) < 0.01
-    # The absence paid for it: no floating hour was spent on top.
-    # (The allowance grows by 2 days a month meanwhile: a fraction of a second here.)
-    after = stored(services, name)
-    assert after.vacation_seconds == pytest.approx(user.vacation_seconds, abs=1)
-    # The absence's time up to its end is now spent: coming back refunds none of it.
-    assert after.vacation_until is not None
-    assert abs((aware(after.vacation_until) - away_until).total_seconds()) < 0.01
+    assert clock["running"] and moment(clock["deadline"]) == away_until
+    # The opponent's board reads why the seat still plays.
+    assert clock["saved_by"] == "away"
     assert timeouts(services, game["id"]) == 0
+    # The absence paid for it: no floating hour was spent on top, and none is marked.
+    after = stored(services, name)
+    assert after.vacation_seconds == user.vacation_seconds and after.vacation_until is None
     shown = vacation_of(client, players[late])
-    assert shown["allowance_seconds"] == pytest.approx(SIGN_UP_ALLOWANCE - paid, abs=5)
-    assert shown["allowance_seconds"] > SIGN_UP_ALLOWANCE - paid - FLOATING_HOUR / 2
-    assert shown["away_until"] == away.json()["away_until"]
-    # Coming back early without moving refunds nothing: the game still waits until the end.
+    assert shown["vacation_until"] is None and shown["away_until"] == away_until.isoformat()
+
+
+def fetch_game_now(services: Services, game_id: int) -> Any:
+    with services.read_conn() as conn:
+        return fetch_game(conn, game_id)
+
+
+def test_coming_back_early_gives_back_all_but_the_hour_a_waiting_game_gets(
+    client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
+) -> None:
+    game, players, late, away_until = saved_by_absence(client, make_user, services, site_clock)
+    name = game["seats"][late]["user"]
+    user = stored(services, name)
+    assert user.vacation_accrued_at is not None
+    back_at = datetime.now(UTC)
     back = client.delete(f"{API}/users/me/away", headers=players[late])
     assert back.status_code == 200, back.text
-    assert stored(services, name).vacation_seconds == pytest.approx(after.vacation_seconds, abs=5)
+    # Given back: from an hour from now to the absence's end (a day less an hour), on top
+    # of what the allowance held and gained meanwhile.
+    hour_on = back_at + timedelta(seconds=FLOATING_HOUR)
+    held = accrued(user.vacation_seconds, aware(user.vacation_accrued_at), back_at)
+    refund = (away_until - hour_on).total_seconds()
+    assert refund == pytest.approx(DAY - FLOATING_HOUR, abs=1)
+    assert back.json()["allowance_seconds"] == pytest.approx(held + refund, abs=1e-3)
+    assert back.json()["away_until"] is None
+    assert moment(back.json()["vacation_until"]) == hour_on
+    # The game waits an hour from now, no longer to the absence's end, and says why.
+    record = fetch_game_now(services, game["id"])
+    assert record.deadline == hour_on
+    clock = fetch(client, game["id"], players[1 - late])["clock"]["seats"][late]
+    assert moment(clock["deadline"]) == hour_on and clock["saved_by"] == "vacation"
+    notices = client.get(f"{API}/notifications", headers=players[late]).json()["notifications"]
+    assert notices[0]["kind"] == "vacation" and notices[0]["text"].startswith("You are back")
+    # Coming back again changes nothing.
+    again = client.delete(f"{API}/users/me/away", headers=players[late]).json()
+    assert again["allowance_seconds"] == pytest.approx(back.json()["allowance_seconds"], abs=1e-3)
+    assert fetch_game_now(services, game["id"]).deadline == hour_on
+
+
+def test_a_move_that_ends_the_turn_ends_the_absence_with_a_whole_refund(
+    client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
+) -> None:
+    game, players, late, away_until = saved_by_absence(client, make_user, services, site_clock)
+    user = stored(services, game["seats"][late]["user"])
+    assert user.vacation_accrued_at is not None
+    game = fetch(client, game["id"], players[late])
+    score = next(a for a in game["legal"] if a["type"] == "score")
+    played = client.post(
+        f"{API}/games/{game['id']}/actions",
+        json={"action": score, "expected_version": game["version"]},
+        headers=players[late],
+    )
+    assert played.status_code == 200, played.text
+    assert played.json()["to_act"] != late
+    now_ = datetime.now(UTC)
+    held = accrued(user.vacation_seconds, aware(user.vacation_accrued_at), now_)
+    back = vacation_of(client, players[late])
+    assert back["away_until"] is None and back["vacation_until"] is None
+    # No game waits on the absence any more: all of it from now is given back.
+    whole = (away_until - now_).total_seconds()
+    assert back["allowance_seconds"] == pytest.approx(held + whole, abs=1e-3)
+
+
+def test_a_shorter_absence_announced_again_pulls_a_held_deadline_in(
+    client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
+) -> None:
+    game, players, late, away_until = saved_by_absence(client, make_user, services, site_clock)
+    sooner = datetime.now(UTC) + timedelta(hours=3)
+    answer = go_away(client, players[late], sooner)
+    assert answer.status_code == 200, answer.text
+    assert fetch_game_now(services, game["id"]).deadline == sooner < away_until
+    clock = fetch(client, game["id"], players[1 - late])["clock"]["seats"][late]
+    assert clock["saved_by"] == "away"
+    # A longer one leaves it be: the new absence covers it when it runs out.
+    assert go_away(client, players[late], sooner + timedelta(days=1)).status_code == 200
+    assert fetch_game_now(services, game["id"]).deadline == sooner
+
+
+def test_an_absence_stored_by_the_last_release_is_ended_with_the_same_rule(
+    client: TestClient, make_user: MakeUser, services: Services, site_clock: TimeMachineFixture
+) -> None:
+    """Before this rule, a saving absence marked its whole time used (the floating hour's
+    end set to its end) and the clock kept no ``saved``: coming back works the same."""
+    game, players, late, away_until = saved_by_absence(client, make_user, services, site_clock)
+    with services.engine.begin() as conn:
+        conn.execute(
+            update(User)
+            .where(User.user_id == game["seats"][late]["user"])
+            .values(vacation_until=away_until)
+        )
+        clock = json.loads(fetch_game(conn, game["id"]).clock or "")
+        del clock["saved"]
+        conn.execute(
+            update(GameRow).where(GameRow.id == game["id"]).values(clock=json.dumps(clock))
+        )
+    back_at = datetime.now(UTC)
+    back = client.delete(f"{API}/users/me/away", headers=players[late]).json()
+    hour_on = back_at + timedelta(seconds=FLOATING_HOUR)
+    assert moment(back["vacation_until"]) == hour_on
+    assert fetch_game_now(services, game["id"]).deadline == hour_on
 
 
 def test_any_move_ends_an_absence_and_refunds_it(client: TestClient, make_user: MakeUser) -> None:

@@ -2,7 +2,8 @@
 from the keyboard, the other under the site's Content-Security-Policy) and both land on
 the same game, which their status pages list; the page fits a phone. Without a browser:
 the page for visitors and members, filing with the folded settings, refusals shown above
-the cards, a forged form, cancelling, and a ticket that found its game."""
+the cards, a forged form, cancelling, a ticket that found its game, and Double and Triple
+Boatzee offered as choices of their own, each with its own queue."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def test_two_players_click_auto_match_and_land_in_the_same_game(
         signup_api(other, "second")
         page.goto("/status")
         page.locator("details.menu > summary", has_text="Play").click()
-        page.get_by_role("link", name="Auto-match", exact=True).click()
+        page.get_by_role("link", name="Auto-Match", exact=True).click()
         expect(page).to_have_url(re.compile(r"/automatch$"))
         card = page.locator('[data-queue="boss"]')
         expect(card.get_by_test_id("queue-boss")).to_contain_text("0 waiting")
@@ -84,7 +85,7 @@ def test_the_page_fits_a_phone(page: Page) -> None:
     page.goto("/automatch")
     assert no_sideways_scroll(page)
     page.locator('[data-queue="bullseye"] summary').click()
-    expect(page.get_by_label("Largest table").nth(4)).to_be_visible()
+    expect(page.locator('[data-queue="bullseye"]').get_by_label("Largest table")).to_be_visible()
     assert no_sideways_scroll(page)
     shoot(page, "page-automatch-phone")
 
@@ -150,3 +151,49 @@ def test_the_auto_match_forms_without_a_browser(web: TestClient, services: Servi
     assert re.search(r"matched: <a href=\"/games/\d+\">game \d+</a>", shown)
     late = web.post(f"/automatch/{ticket_id}/cancel", data={"csrf_token": csrf})
     assert late.status_code == 409 and "found its table already" in late.text
+
+
+def test_double_and_triple_boatzee_are_choices_of_their_own(
+    web: TestClient, services: Services
+) -> None:
+    csrf = _signup(web, "ada")
+    shown = web.get("/automatch").text
+    for key, title in (
+        ("boatzee", "Boatzee"),
+        ("boatzee-double", "Double Boatzee"),
+        ("boatzee-triple", "Triple Boatzee"),
+    ):
+        assert f'<li class="card" data-queue="{key}">\n      <h3>{title}</h3>' in shown
+        assert f'<input type="hidden" name="variant" value="{key}">' in shown
+
+    def form(variant: str) -> dict[str, str]:
+        return {"csrf_token": csrf, "game": "boatzee", "variant": variant, "seats_min": "2",
+                "seats_max": "2", "pace": "daily", "bots_after": "", "rated": "on"}  # fmt: skip
+
+    for variant in ("boatzee-double", "boatzee-triple"):  # one ticket each: apart
+        assert web.post("/automatch", data=form(variant)).status_code == 303
+    mine = web.get("/api/v1/automatch").json()
+    assert sorted((t["title"], t["options"]["columns"]) for t in mine["tickets"]) == [
+        ("Double Boatzee", 2), ("Triple Boatzee", 3),
+    ]  # fmt: skip
+    again = web.post("/automatch", data=form("boatzee-double"))
+    assert again.status_code == 409 and "waiting for a Double Boatzee table" in again.text
+    odd = web.post("/automatch", data=form("boss"))  # a variant of another game
+    assert odd.status_code == 422 and "Auto-match offers no &#39;boss&#39; here." in odd.text
+    boatzee = next(q for q in mine["queues"] if q["game"] == "boatzee")
+    assert boatzee["waiting"] == 2
+    assert [(v["key"], v["waiting"]) for v in boatzee["variants"]] == [
+        ("boatzee", 0), ("boatzee-double", 1), ("boatzee-triple", 1),
+    ]  # fmt: skip
+
+    # bob wants Triple Boatzee: he meets ada's Triple ticket, never her Double one.
+    add_user(services, "bob")
+    bob = _user(services, "bob")
+    wish = tickets.check("boatzee", {"columns": 3}, [2, 2], "daily", True, None)
+    write(services, lambda conn: tickets.file(conn, services.pool, bob, wish, now()))
+    write(services, lambda conn: matcher.match(conn, services.pool, now()))
+    states = {t["title"]: t for t in web.get("/api/v1/automatch").json()["tickets"]}
+    assert states["Double Boatzee"]["status"] == "waiting"
+    assert states["Triple Boatzee"]["status"] == "matched"
+    game = web.get(f"/api/v1/games/{states['Triple Boatzee']['game_id']}").json()
+    assert game["title"] == "Triple Boatzee" and game["options"]["columns"] == 3

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from playwright.sync_api import Page, expect
 
 from dicehall.games.boatzee import box_score
+from tests.waiting import wait_until
 from tests.web.conftest import create_game_api, shoot, signup_api
+
+
+def settings(page: Page) -> dict[str, Any]:
+    """My settings, as the API gives them."""
+    found: dict[str, Any] = page.context.request.get("/api/v1/users/me/settings").json()
+    return found
 
 
 def version(page: Page) -> int:
@@ -125,13 +134,16 @@ def test_triple_boatzee_hints_and_phone_width(page: Page) -> None:
         str(3 * sum(dice))
     )
     shoot(page, "board-boatzee-triple")
-    # The hint panel: off by default, switched on for this game, remembered across reloads.
-    page.locator("#hint-panel summary").click()
-    expect(page.locator("#hint-body")).to_be_empty()
-    page.get_by_label("Show odds and hints for this game").check()
+    # The hint panel: closed by default; opened, it shows the hints at once (no second
+    # control to tick), and the choice is mine (the hints_open setting): kept across reloads
+    # and on my other boards.
+    panel = page.locator("#hint-panel")
+    expect(panel).not_to_have_attribute("open", "")
+    panel.locator("summary").click()
     expect(page.locator("#hint-body")).to_contain_text("Best:")
     expect(page.locator("#hint-body li").first).to_be_visible()
     shoot(page, "board-boatzee-hints")
+    wait_until(lambda: settings(page)["hints_open"], what="the panel's choice saved")
     page.set_viewport_size({"width": 390, "height": 844})
     page.reload()
     page.wait_for_function("document.getElementById('board').dataset.version !== undefined")
@@ -139,3 +151,12 @@ def test_triple_boatzee_hints_and_phone_width(page: Page) -> None:
     assert width <= 390, f"the board scrolls sideways at phone width ({width}px)"
     expect(page.locator("#hint-body")).to_contain_text("Best:")
     shoot(page, "board-boatzee-triple-phone")
+    other = create_game_api(page.context, csrf, "boatzee", ["me", "bot:greedy"])
+    open_board(page, other)
+    expect(panel).to_have_attribute("open", "")
+    expect(page.locator("#hint-body")).to_contain_text("Best:")
+    panel.locator("summary").click()  # closed: closed on every board of mine from now on
+    wait_until(lambda: not settings(page)["hints_open"], what="the panel's choice saved")
+    open_board(page, game_id)
+    expect(panel).not_to_have_attribute("open", "")
+    expect(page.locator("#hint-body")).to_be_empty()

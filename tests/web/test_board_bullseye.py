@@ -68,7 +68,6 @@ def test_bullseye_two_rounds_by_clicking_at_phone_width(page: Page) -> None:
         elif throws == 1:
             expect(page.get_by_test_id("choice-note")).to_contain_text("Stopping now:")
             page.get_by_text("Odds and hints", exact=True).click()
-            page.get_by_label("Show odds and hints for this game").check()
             expect(page.locator("#hint-body")).to_contain_text(
                 "If you throw on (and play on well):"
             )

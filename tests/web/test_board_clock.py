@@ -6,14 +6,17 @@ autopilot seat taken back."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from sqlalchemy import create_engine, update
+from sqlalchemy import create_engine, select, update
 
 from dicehall.server.core.clock import now
-from dicehall.server.core.models import User
+from dicehall.server.core.models import GameRow, User
 from dicehall.server.domain.games.ending import time_left
+from dicehall.server.domain.games.pace import Clock
 from tests.live import LiveServer
 from tests.web.boards import COUNT_FETCHES
 from tests.web.conftest import shoot, signup_api
@@ -293,9 +296,30 @@ def test_an_autopilot_seat_is_taken_back_from_the_board(
         other.close()
 
 
+def run_out(site: LiveServer, game_id: int) -> None:
+    """Move the start of the running turn back past its bank, as days passing would."""
+    engine = create_engine(site.db_url)
+    try:
+        with engine.begin() as conn:
+            stored = conn.execute(select(GameRow.clock).where(GameRow.id == game_id)).scalar_one()
+            assert stored is not None
+            clock = Clock.loads(stored)
+            assert clock.since is not None and clock.running is not None
+            since = clock.since - timedelta(seconds=clock.banks[clock.running] + 60)
+            late = replace(clock, since=since)
+            conn.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(clock=late.dumps(), deadline=late.deadline(), remind_at=None)
+            )
+    finally:
+        engine.dispose()
+
+
 def test_a_spectator_sees_the_clocks_but_no_buttons(
     page: Page, browser: Browser, site: LiveServer
 ) -> None:
+    """...and, once vacation saved the seat to move, why it still plays."""
     game_id, other, _, _ = two_players(page, browser, site, pace="days-3")
     try:
         watcher = browser.new_context(base_url=site.base, bypass_csp=True)
@@ -306,6 +330,18 @@ def test_a_spectator_sees_the_clocks_but_no_buttons(
             expect(seen.locator(".clock-time")).to_have_count(2)
             expect(seen.locator('.clock-time[data-running="false"]')).to_have_text("3 d 0 h left")
             expect(seen.locator("#board-actions")).to_be_hidden()
+            expect(seen.get_by_test_id("saved-0")).to_have_count(0)
+            run_out(site, game_id)
+            seen.reload()
+            # Alice (seat 0, to move) had a week of vacation: an hour of it saved her.
+            expect(seen.get_by_test_id("saved-0")).to_have_text(
+                re.compile(
+                    r"alice's clock ran out; vacation saved the seat until "
+                    r"\w{3} \d+ \w{3} \d{4}, \d\d:\d\d UTC\."
+                )
+            )
+            expect(seen.get_by_test_id("clock-0")).to_have_text(re.compile(r"^(59|58) min left$"))
+            shoot(seen, "board-clock-vacation")
         finally:
             watcher.close()
     finally:

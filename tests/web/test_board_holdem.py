@@ -40,7 +40,6 @@ def test_holdem_fold_then_showdown(page: Page) -> None:
         expect(pocket.locator(f'[data-die="{die}"]').first).to_be_visible()
     expect(page.get_by_test_id(f"seat-{1 - me}").locator(".hd-back")).to_have_count(2)
     page.get_by_text("Odds and hints", exact=True).click()
-    page.get_by_label("Show odds and hints for this game").check()
     # the first equity may compile its kernels (Numba) on a cold cache: allow for it
     expect(page.locator("#hint-body")).to_contain_text(
         "Against 1 opponent: you win", timeout=60_000

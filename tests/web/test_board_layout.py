@@ -21,7 +21,6 @@ def test_hint_panel_beside_the_board_and_its_basis(page: Page) -> None:
     page.goto(f"/games/{game_id}")
     page.wait_for_function("document.getElementById('board').dataset.version !== undefined")
     page.locator("#hint-panel summary").click()
-    page.get_by_label("Show odds and hints for this game").check()
     basis = page.get_by_test_id("hint-basis")
     expect(basis).to_be_visible()
     settle(page)

@@ -91,6 +91,11 @@ def test_ten_thousand_shows_each_of_three_bots_turns_with_their_dice(page: Page)
     expect(moves.locator("summary")).to_contain_text("Move list")
     moves.locator("summary").click()
     expect(moves.locator(".story-line").first).to_be_visible()
+    # The summary counts the entries the list shows, and stays on one line.
+    entries = moves.locator(".story-line").count()
+    expect(moves.locator("summary")).to_have_text(f"Move list ({entries} entries)")
+    summary = moves.locator("summary").bounding_box()
+    assert summary is not None and summary["height"] < 40, summary
     expect(moves).to_contain_text("You bank ")
     shoot(page, "board-tenthousand-after-bots")
 

@@ -50,14 +50,13 @@ def test_whole_ten_thousand_game_by_clicking(page: Page) -> None:
     board = page.locator("#board")
     expect(page.get_by_test_id("entry-rule")).to_contain_text("at least 300 points")
     expect(page.get_by_test_id("final-rule")).to_contain_text("First to bank 1500")
-    # Hints: off by default; on, they name the best choice; off again for the rest of the game.
-    page.locator("#hint-panel summary").click()
-    expect(page.locator("#hint-body")).to_be_empty()
-    toggle = page.get_by_label("Show odds and hints for this game")
-    toggle.check()
+    # Hints: closed by default; opened, they name the best choice at once; closed again for
+    # the rest of the game.
+    hints = page.locator("#hint-panel summary")
+    hints.click()
     expect(page.locator("#hint-body")).to_contain_text("Best: Set aside")
     shoot(page, "board-tenthousand-hints")
-    toggle.uncheck()
+    hints.click()
     expect(page.locator("#hint-body")).to_be_empty()
     checked_bad_selection = False
     shots = set()

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from playwright.sync_api import Page
 
-from tests.web.test_boards_only_draw import blank, draw, recorded
+from dicehall.games.boss.rules import GAME as BOSS
+from dicehall.games.boss.rules import BossState
+from tests.web.test_boards_only_draw import blank, draw, from_state, recorded
 
 __all__ = ["blank"]  # the fixture, shared with the boards-only-draw checks
 
@@ -54,3 +57,25 @@ def test_tenthousand_zero_out_line_names_only_what_was_lost(blank: Page) -> None
         draw(blank, "tenthousand", game)
         text = blank.locator('[data-testid="last"]').inner_text()
         assert text.endswith(expected), text
+
+
+def test_my_own_throw_is_your_throw(blank: Page) -> None:
+    def mine(view: dict[str, Any]) -> bool:
+        rnd = view["round"]
+        return bool(rnd and rnd["dice"] and rnd["thrower"] == view["seat"])
+
+    game = next(g for g in recorded("bullseye", mine, 1) if mine(g["view"]))
+    draw(blank, "bullseye", game)
+    assert blank.locator(".be-throw .be-label").inner_text().strip() == "Your throw:"
+
+
+def test_a_boss_who_kept_all_five_rolled_nothing_out_of_sight(blank: Page) -> None:
+    rolls = ((6, 6, 6, 2, 2), (3, 3, 1, 2, 4))
+    state = BossState(2, None, (0, 0), "call", rolls, boss=0, concealed=())
+    for seat in (0, 1):  # the Boss, then the opponent
+        draw(blank, "boss", from_state("boss", BOSS, state, seat))
+        card = blank.get_by_test_id("boss-seat")
+        assert "Kept all five: 2 2 6 6 6. Nothing is rolled out of sight." in card.inner_text()
+        assert "Rolled out of sight" not in card.inner_text()
+        assert "under the cup" not in card.inner_text()
+        assert card.get_by_test_id("concealed").count() == 0

@@ -26,15 +26,24 @@ def test_every_bot_of_every_game_is_listed_with_its_figures(web: TestClient) -> 
         table = text.split(f'data-kind="{ladder.kind}"', 1)[1].split("</table>", 1)[0]
         rows = re.findall(r'<tr data-bot="([^"]+)">', table)
         assert rows == [s.bot for s in ladder.bots], "strongest first"
+        assert "strongest first, by share of the wins" in table
         first = ladder.bots[0]
         assert f'{first.rating} <span class="muted">({first.rating_low}–{first.rating_high})' in (
             table
         )
-        assert f"{first.games} games" in table
+        # Each row: the share of the wins (the ranking's figure), then the rating beside it.
+        for found in ladder.bots:
+            row = table.split(f'<tr data-bot="{found.bot}">', 1)[1].split("</tr>", 1)[0]
+            share = f"{100 * found.win_share:.1f}%"
+            assert share in row and f"{found.games} games" in row, (ladder.kind, found.bot)
+            assert row.index(share) < row.index(f"{found.rating} <span"), "share, then rating"
+    bullseye = text.split('data-kind="bullseye"', 1)[1].split("</table>", 1)[0]
+    assert bullseye.index('data-bot="optimal"') < bullseye.index('data-bot="potmax"')
 
 
 def test_the_bots_page_is_in_the_menu_and_fits_a_phone(page: Page) -> None:
     page.goto("/")
+    page.locator("details.menu > summary", has_text="Visitors").click()
     page.get_by_role("link", name="Bots").first.click()
     expect(page.get_by_role("heading", name="Bots", level=1)).to_be_visible()
     expect(page.locator("table.bot-ladder").first).to_be_visible()

@@ -155,7 +155,7 @@ def test_the_games_list_loads_from_the_cache_offline(
     # Logging out forgets the kept list: offline, nothing of it is shown.
     page.goto("/status")
     page.locator("details.menu > summary", has_text="Account").click()
-    page.get_by_role("button", name="Log out").click()
+    page.get_by_role("button", name="Logout").click()
     expect(page).not_to_have_url(f"{site.base}/status")
     wait_until(lambda: not page.evaluate(KEPT, "/status"), what="the kept list to be forgotten")
     _offline_status(context, page)

@@ -14,6 +14,10 @@ from tests.web.conftest import create_game_api, shoot, signup_api
 from tests.web.test_status_live import _play_out
 
 PASSWORD = "correct horse 42"
+#: The elements that stick out past the window's right edge (outside a scrolling region).
+_WIDER_THAN_THE_PAGE = """[...document.querySelectorAll("main *")]
+  .filter((e) => e.getBoundingClientRect().right > innerWidth && !e.closest(".scroll"))
+  .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)"""
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +82,7 @@ def test_sign_up_log_out_and_in(page: Page) -> None:
     shoot(page, "page-status-empty")
 
     page.locator("details.menu > summary", has_text="Account").click()
-    page.get_by_role("button", name="Log out").click()
+    page.get_by_role("button", name="Logout").click()
     expect(page.get_by_role("status")).to_contain_text("signed out")
     page.goto("/signup")
     _signup_form(page, "hazel", "another secret 1")
@@ -107,6 +111,15 @@ def test_new_game_form_for_each_game_lands_on_its_board(page: Page) -> None:
         expect(page.get_by_role("heading", level=1)).to_contain_text("New")
         if name == "boatzee":
             shoot(page, "page-new-game")
+            # Vacation never saves a live game: its box is off while that pace is chosen.
+            vacation = page.get_by_label("Vacation may save a player from a timeout")
+            expect(vacation).to_be_checked()
+            page.get_by_label("Time per move").select_option("live")
+            expect(vacation).to_be_disabled()
+            expect(vacation).not_to_be_checked()
+            page.get_by_label("Time per move").select_option("")
+            expect(vacation).to_be_enabled()
+            expect(vacation).to_be_checked()
             page.get_by_label("Variant").select_option("3")
             page.get_by_label("Opponent 1", exact=True).select_option("bot:greedy")
         if name == "tenthousand":
@@ -216,6 +229,15 @@ def test_rules_fairness_and_phone_width(page: Page, site: LiveServer) -> None:
     expect(page.get_by_text("Pearson's chi-square test")).to_be_visible()
     expect(page.get_by_text(re.compile(r"dice from 1 finished game\."))).to_be_visible()
     shoot(page, "page-fairness-counts")
+    # How to get the command, and at phone width nothing scrolls sideways (the long address
+    # wraps; wide tables scroll in their own region).
+    expect(page.get_by_test_id("install-command")).to_have_text("pip install dicehall")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (
+        page.evaluate(_WIDER_THAN_THE_PAGE)
+    )
+    shoot(page, "page-fairness-phone")
+    page.set_viewport_size({"width": 1100, "height": 900})
     page.get_by_role("navigation", name="Rules").get_by_role("link", name="Boss Dice").click()
     expect(page.get_by_role("heading", name="Boss Dice", level=1)).to_be_visible()
     expect(page.locator(".rules table").first).to_be_visible()

@@ -111,14 +111,20 @@ def test_new_game_form_errors(web: TestClient) -> None:
               "opt_ruleset": "boatzee"},
     )  # fmt: skip
     assert answer.status_code == 422
+    # Every independent problem in one answer: the option, the unknown user, the pace.
     assert "must be 1, 2 or 3" in _error_of(answer.text, "opt_columns")
+    assert "no user 'nobody-here'" in _error_of(answer.text, "user1")
     assert 'value="nobody-here"' in answer.text
     answer = web.post(
         "/new/boatzee",
         data={"csrf_token": csrf, "opp1": "user", "user1": "nobody-here", "opt_columns": "2",
-              "opt_ruleset": "boatzee"},
+              "opt_ruleset": "boatzee", "opt_joker": "free", "opp2": "bot:nobot",
+              "pace": "sometimes"},
     )  # fmt: skip
     assert "no user 'nobody-here'" in _error_of(answer.text, "user1")
+    assert "Choose a bot" in _error_of(answer.text, "opp2")
+    assert "Boatzee has no" in _error_of(answer.text, "opt_ruleset")  # options together
+    assert "paces in the list" in _error_of(answer.text, "pace")
     answer = web.post("/new/boss", data={"csrf_token": csrf, "opp1": "none", "opt_horses": "2"})
     assert "needs 1 opponent, not 0" in _error_of(answer.text, "opp1")
     answer = web.post(

@@ -2,7 +2,8 @@
 boards (each seat's rating and chance before, the new ratings and their changes after,
 announced); both profiles then show the new rating, "?" while provisional, with its chart
 (an image with a label in words, and a table); the leaderboards render, at 1100px and at
-390px without sideways scrolling. Without a browser: the new-game form's "Rated" box."""
+390px without sideways scrolling. Without a browser: the new-game form's "Rated" box, and a
+leaderboard's provisional players, listed after the settled ones and marked."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from sqlalchemy import create_engine, update
 from dicehall.server.core.models import Rating
 from dicehall.server.domain.services import Services
 from tests.live import LiveServer, add_user
+from tests.server.test_ratings_api import rated_players
 from tests.web.conftest import shoot, signup_api
 from tests.web.test_pages_forms import _signup
 
@@ -216,3 +218,16 @@ def test_the_new_game_form_asks_whether_the_game_is_rated(
     answer = web.post("/new/boss", data={"csrf_token": csrf, "opp1": "bot:random", "rated": "on"})
     assert answer.status_code == 303, answer.text
     assert web.get("/api/v1" + answer.headers["location"]).json()["rating_kind"] is None
+
+
+def test_a_leaderboard_lists_provisional_players_after_the_settled_ones(
+    web: TestClient, services: Services
+) -> None:
+    # A newcomer with a high rating after 3 games: listed, below the settled player, marked.
+    rated_players(services, {"settled": (26.0, 2.0, 12, 1), "newcomer": (40.0, 1.0, 3, 0)})
+    page = web.get("/ratings/boss").text
+    rows = dict(re.findall(r'<tr[^>]* data-user="(\w+)">(.*?)</tr>', page, re.S))
+    assert page.index('data-user="settled"') < page.index('id="provisional-part"')
+    assert page.index('id="provisional-part"') < page.index('data-user="newcomer"')
+    assert ">provisional</span>" in rows["newcomer"] and "provisional" not in rows["settled"]
+    assert "Provisional: fewer than 10 rated games" in page

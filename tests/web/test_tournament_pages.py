@@ -49,6 +49,7 @@ def test_a_cup_made_through_the_form_updates_live(
     expect(page).to_have_url(re.compile(r"\?joined=1$"))
     expect(page.get_by_test_id("standing-ann")).to_be_visible()
     expect(page.get_by_test_id("t-players")).to_have_text("1 of 2")
+    expect(page.locator("#t-notice")).to_have_text("You joined the tournament.")
     page.wait_for_function("document.body.dataset.live === 'on'")
 
     # The visitor's browser keeps the site's Content-Security-Policy: tournament.js runs
@@ -78,6 +79,7 @@ def test_a_cup_made_through_the_form_updates_live(
             expect(seen.get_by_test_id("t-state")).to_have_text(re.compile("^round 1"))
             expect(seen.get_by_test_id("table-1-1")).to_contain_text("playing")
         expect(page.locator("#tournament-live")).to_contain_text("The standings were updated")
+        expect(page.locator("#t-notice")).to_have_count(0)  # old news once round 1 runs
         link = page.get_by_test_id("table-1-1").get_by_role("link", name=re.compile(r"^Game "))
         game_id = int(link.inner_text().split()[-1])
         expect(page.get_by_role("button", name="Withdraw")).to_be_visible()

@@ -41,6 +41,7 @@ def test_verify_these_dice_downloads_a_proof_that_the_shown_command_checks(
     page.wait_for_function("document.getElementById('board').dataset.status === 'finished'")
     link = page.get_by_test_id("verify-dice")
     expect(link).to_be_visible()
+    expect(page.get_by_test_id("install-command")).to_have_text("pip install dicehall")
     command = page.get_by_test_id("verify-command").inner_text()
     assert command == f"dicehall verify-game dicehall-game-{game_id}-proof.json"
     link.focus()

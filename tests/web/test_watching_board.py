@@ -1,5 +1,6 @@
 """A spectator in Chromium: signed out, they watch two people's game read-only, see it move
-on live and "1 watching"; the players' boards count them; a private game is a 404 page."""
+on live and "1 watching", and are told when it is over; the players' boards count them; a
+private game is a 404 page."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ def test_a_signed_out_spectator_watches_live(
         errors = _errors(spectator)
         _open_board(spectator, game_id)
         expect(spectator.get_by_test_id("watching")).to_have_text("1 watching")
-        expect(spectator.get_by_test_id("spectator")).to_be_visible()
+        expect(spectator.get_by_test_id("spectator")).to_contain_text("moves on as its players")
         expect(spectator.get_by_test_id("turn")).to_contain_text("Waiting for alma")
         # Read-only: not one control on the board to move with.
         expect(spectator.locator("#board button:not([disabled])")).to_have_count(0)
@@ -85,6 +86,17 @@ def test_a_signed_out_spectator_watches_live(
         expect(spectator.get_by_test_id("total-0")).not_to_have_text("0")
         expect(spectator.locator("#board button:not([disabled])")).to_have_count(0)
         shoot(spectator, "board-spectator-phone")
+        # bella resigns: the game is over, and the spectator is told so (not that it moves on).
+        game = bella_context.request.get(f"/api/v1/games/{game_id}").json()
+        resigned = bella_context.request.post(
+            f"/api/v1/games/{game_id}/resign",
+            data={"expected_version": game["version"]},
+            headers={"X-CSRF-Token": bella_csrf},
+        )
+        assert resigned.ok, resigned.text()
+        expect(spectator.get_by_test_id("spectator")).to_have_text(
+            "You are watching this game: it is over."
+        )
 
         # The spectator leaves: the count goes back down on the player's board.
         spectator.close()

@@ -135,9 +135,13 @@ class Game(ABC, Generic[S, A, Opt, V]):
         if isinstance(seats, bool) or not isinstance(seats, int):
             raise InvalidOptions("the number of seats must be a whole number")
         if not self.min_seats <= seats <= self.max_seats:
-            raise InvalidOptions(
-                f"{self.title} takes {self.min_seats} to {self.max_seats} seats, not {seats}"
-            )
+            raise InvalidOptions(f"{self.title} takes {self.seats_words()}, not {seats}")
+
+    def seats_words(self) -> str:
+        """The seat counts it takes, in words: "2 seats", "2 to 6 seats"."""
+        if self.min_seats == self.max_seats:
+            return f"{self.min_seats} seat{'s' if self.min_seats != 1 else ''}"
+        return f"{self.min_seats} to {self.max_seats} seats"
 
     # -- the contract ------------------------------------------------------------------------
 

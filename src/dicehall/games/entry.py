@@ -3,7 +3,8 @@
 A game package ``dicehall.games.<name>`` (or any installed package) exports ``ENTRY``: the
 Game, its title, its bots, the bots that think long, its seat hint, its blurb, its rules
 text, and every other per-game hook: its rating kinds, its measure of luck, its
-reinforcement-learning encoder, its terminal screen and commands, what its public log hides.
+reinforcement-learning encoder, its terminal screen and commands, what its public log hides,
+what in a finished game is worth a look.
 The CLI, the API, the pages, the boards, the ratings and the RL wrappers read the entry;
 every table of games is derived from the installed entries, and nothing registers itself by
 being imported. Games are found through the ``dicehall.games`` entry-point group (see
@@ -155,6 +156,9 @@ class GameEntry:
     #: ``"module:function"``, ``(options, seats, events) -> indices``: the outcomes never
     #: shown to the table by the end (kept out of the public log); None: none.
     hidden_outcomes: str | None = None
+    #: ``"module:function"``, ``played -> highlights``: what was worth a look in a finished
+    #: game (see :mod:`dicehall.games.highlights`); None: the game has no highlights.
+    highlights: str | None = None
 
     def __post_init__(self) -> None:
         if not self.title:

@@ -1,10 +1,15 @@
-"""How strong each bot is: the bot ladder's ratings, shipped with the package.
+"""How strong each bot is: the bot ladder's win shares and ratings, shipped with the package.
 
 ``bench/bot_ladder.py --write`` plays every bot of every game against the others and rates
 them with the site's rating model; the table it writes (``bot_ladder.json`` next to this
 module) is read here, so ``dicehall games``, the API's game kinds and the site's "Bots" page
-show a bot's strength and the figure behind it. A bot the table does not name (a new bot,
+show a bot's strength and the figures behind it. A bot the table does not name (a new bot,
 a plug-in game's) simply has no figure.
+
+"Strongest first" means by the share of the wins (:func:`ranked`): every bot meets the same
+opponents in the same seats, so the share compares them directly. The rating, fitted to the
+whole finishing order (a second place of three counts), can disagree with it between bots
+whose shares are close; it is shown beside the share, never used to order them.
 """
 
 from __future__ import annotations
@@ -19,6 +24,14 @@ from typing import Any
 LADDER_PATH = Path(__file__).with_name("bot_ladder.json")
 #: The table's format; a table of another version is not read.
 LADDER_VERSION = 1
+
+
+def ranked(rows: dict[str, dict[str, Any]]) -> list[str]:
+    """The bots of one kind's table rows, strongest first: by share of the wins, then (on
+    equal shares) by rating mean ``mu``, then by name."""
+    return sorted(
+        rows, key=lambda bot: (-float(rows[bot]["win_share"]), -float(rows[bot]["mu"]), bot)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,22 +51,28 @@ class BotStrength:
     win_share_high: float
     #: A bot's share if every bot were equally strong (1 / seats at the ladder's tables).
     even_share: float
-    #: Its place on the kind's ladder, 1 for the strongest.
+    #: Its place on the kind's ladder, 1 for the strongest (the largest share of the wins).
     place: int
 
+    def _share(self) -> str:
+        # One decimal: neighbours on a ladder can be that close.
+        low, high = 100 * self.win_share_low, 100 * self.win_share_high
+        return f"{100 * self.win_share:.1f}% ({low:.1f} .. {high:.1f}%)"
+
     def line(self) -> str:
-        """The strength in one line, the figure behind it included."""
+        """The strength in one line, the figures behind it included."""
         return (
-            f"rated {self.rating} ({self.rating_low} .. {self.rating_high}), "
-            f"{self.win_share:.0%} of the wins in {self.games} ladder games "
-            f"(even share {self.even_share:.0%})"
+            f"wins {self._share()} of {self.games} ladder games (even share "
+            f"{self.even_share:.0%}), rated {self.rating} ({self.rating_low} .. "
+            f"{self.rating_high})"
         )
 
     def short(self) -> str:
-        """The strength in a few words, for a terminal line."""
+        """The strength in a few words, for a terminal line (80 columns with the name):
+        ``wins 44.7% (43.5 .. 45.9%) of 6000  rated 1781 (1723 .. 1840)``."""
         return (
-            f"{self.rating} ({self.rating_low} .. {self.rating_high})  "
-            f"wins {self.win_share:.0%} of {self.games} (even {self.even_share:.0%})"
+            f"wins {self._share()} of {self.games}  "
+            f"rated {self.rating} ({self.rating_low} .. {self.rating_high})"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -121,9 +140,8 @@ def _kind(kind: str, entry: dict[str, Any]) -> KindLadder:
             even_share=even,
             place=place,
         )
-        for place, (bot, row) in enumerate(
-            sorted(entry["bots"].items(), key=lambda item: -float(item[1]["mu"])), 1
-        )
+        for place, bot in enumerate(ranked(entry["bots"]), 1)
+        for row in (entry["bots"][bot],)
     )
     return KindLadder(
         kind=kind,

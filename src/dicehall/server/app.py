@@ -150,6 +150,7 @@ def _routers() -> list[APIRouter]:
         ladders,
         luck,
         messages,
+        moderation,
         next_game,
         notifications,
         password_reset,
@@ -160,6 +161,8 @@ def _routers() -> list[APIRouter]:
         relations,
         replay,
         settings,
+        singularity,
+        tokens,
         tournaments,
         user_search,
         vacation,
@@ -170,6 +173,7 @@ def _routers() -> list[APIRouter]:
 
     return [
         accounts.router,
+        tokens.router,
         password_reset.router,
         # Before the games: /games/live and /games/next must not be taken for
         # /games/{game_id}.
@@ -187,6 +191,7 @@ def _routers() -> list[APIRouter]:
         push.router,
         webhooks.router,
         messages.router,
+        moderation.router,
         invites.router,
         relations.router,
         presence.router,
@@ -197,6 +202,7 @@ def _routers() -> list[APIRouter]:
         automatch.router,
         tournaments.router,
         ratings.router,
+        singularity.router,
         fairness.router,
         ws.router,
         pwa_pages.router,

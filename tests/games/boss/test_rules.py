@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dicehall.engine import (
     Chance,
@@ -70,7 +72,7 @@ def test_options_defaults_and_validation() -> None:
 
 def test_two_seats_exactly() -> None:
     for seats in (1, 3):
-        with pytest.raises(InvalidOptions, match="2 to 2 seats"):
+        with pytest.raises(InvalidOptions, match="Boss Dice takes 2 seats, not"):
             Table(GAME, seats, BossOptions())
 
 
@@ -332,8 +334,17 @@ def test_a_picked_up_hand_never_shows_the_concealed_dice() -> None:
 def test_not_a_move_is_illegal_and_keep_dice_must_be_whole_numbers() -> None:
     t = to_call((6, 6, 1, 2, 3), (3, 3, 6, 2, 1), (5, 5, 2))
     illegal(t, 0, "come up", "not a Boss Dice move")
-    with pytest.raises(TypeError):
-        Keep((True,))
+    illegal(t, 0, Keep("x"), "the Boss keeps no more dice")  # type: ignore[arg-type]
+    t.act(0, ComeUp())
+    # A malformed keep is an illegal move with a sentence, as in every game; never a TypeError.
+    illegal(t, 1, Keep("x"), "keep dice as a list of faces, like 3 3, not 'x'")  # type: ignore[arg-type]
+    illegal(t, 1, Keep(None), "not None")  # type: ignore[arg-type]
+    illegal(t, 1, Keep(3.5), "not 3.5")  # type: ignore[arg-type]
+    illegal(t, 1, Keep((True,)), "a die face is a whole number from 1 to 6, not True")
+    illegal(t, 1, Keep(("x", 3)), "a die face is a whole number from 1 to 6, not 'x'")  # type: ignore[arg-type]
+    illegal(t, 1, Keep((3.0, 3.0)), "not 3.0")  # type: ignore[arg-type]
+    illegal(t, 1, Keep((6, 6)), r"has one 6 \(not two\) to keep")
+    assert Keep([3, 1, 3]) == Keep((1, 3, 3))  # type: ignore[arg-type]
     with pytest.raises(CodecError):
         codec.loads('{"type": "keep", "dice": ["x"]}', GAME.action_type)
     assert codec.loads('{"type": "keep", "dice": [5, 3, 3]}', GAME.action_type) == Keep((3, 3, 5))
@@ -346,3 +357,36 @@ def test_dice_outcomes_are_checked() -> None:
     with pytest.raises(InvalidOutcome):
         t.resolve((1, 2, 3, 4, 7))
     assert t.state == GAME.start(2, BossOptions())
+
+
+_JUNK_FACE = st.one_of(
+    st.none(), st.booleans(), st.floats(), st.text(max_size=2), st.integers(-2, 8)
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    dice=st.one_of(
+        st.none(),
+        st.booleans(),
+        st.floats(),
+        st.text(max_size=3),
+        st.lists(_JUNK_FACE, max_size=7).map(tuple),
+        st.lists(st.integers(-2, 8), max_size=7),
+    )
+)
+def test_any_keep_is_played_or_refused_with_a_sentence(dice: object) -> None:
+    """Whatever a caller puts in ``Keep(...)``, act() plays it (a legal keep) or raises
+    IllegalMove with the game's own sentence, leaving the state as it was."""
+    t = to_call((6, 6, 1, 2, 3), (3, 3, 6, 2, 1), (5, 5, 2))
+    t.act(0, ComeUp())
+    before = t.state
+    keep = Keep(dice)  # type: ignore[arg-type]
+    try:
+        t.act(1, keep)
+    except IllegalMove as refused:
+        assert t.state == before
+        assert refused.reason != "that move is not one of the moves allowed now"
+    else:
+        assert isinstance(dice, tuple | list) and all(type(face) is int for face in dice)
+        assert t.state.keep == tuple(sorted(dice))

@@ -437,6 +437,9 @@ def test_bad_moves_are_refused_with_a_reason_and_change_nothing() -> None:
     refused(hand, 1, Bet(15), "a bet here must be 10, not 15")
     refused(hand, 1, Bet(20), "a bet here must be 10, not 20")
     refused(hand, 1, Bet(0), "a bet here must be 10, not 0")
+    # An amount that only looks allowed says what is wrong with it, not "must be 10, not 10".
+    refused(hand, 1, Bet(10.0), r"a bet is a whole number of chips \(10 here\), not 10\.0")  # type: ignore[arg-type]
+    refused(hand, 1, Bet("10"), r"a bet is a whole number of chips \(10 here\), not '10'")  # type: ignore[arg-type]
     refused(hand, 1, Raise(10), "no bet to raise")
     refused(hand, 1, Call(), "no bet to call")
     refused(hand, 1, AllIn(), "all-in is for a seat that can't afford the call")

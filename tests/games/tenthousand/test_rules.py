@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dicehall.engine import (
     Chance,
@@ -344,3 +346,46 @@ def test_actions_decode_from_client_json() -> None:
     for bad in ('{"type": "cheat"}', '{"type": "set_aside", "dice": "15"}', "[1, 5]"):
         with pytest.raises(CodecError):
             codec.loads(bad, GAME.action_type)
+
+
+def test_a_malformed_set_aside_is_an_illegal_move_not_a_type_error() -> None:
+    t = table()
+    t.resolve((1, 2, 2, 2, 4, 5))
+    assert unchanged_after(t, 0, SetAside(None)) == (  # type: ignore[arg-type]
+        "set dice aside as a list of faces, like 1 5, not None"
+    )
+    assert "not 3.5" in unchanged_after(t, 0, SetAside(3.5))  # type: ignore[arg-type]
+    assert "x,1 is not part of your roll" in unchanged_after(t, 0, SetAside(("x", 1)))  # type: ignore[arg-type]
+    assert "True is not part of your roll" in unchanged_after(t, 0, SetAside((True,)))
+    assert SetAside([5, 1]) == SetAside((1, 5))  # type: ignore[arg-type]
+
+
+_JUNK_FACE = st.one_of(
+    st.none(), st.booleans(), st.floats(), st.text(max_size=2), st.integers(-2, 8)
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    dice=st.one_of(
+        st.none(),
+        st.booleans(),
+        st.floats(),
+        st.text(max_size=3),
+        st.lists(_JUNK_FACE, max_size=7).map(tuple),
+        st.lists(st.integers(-2, 8), max_size=7),
+    )
+)
+def test_any_set_aside_is_played_or_refused_with_a_sentence(dice: object) -> None:
+    """Whatever a caller puts in ``SetAside(...)``, act() plays it or raises IllegalMove with
+    the game's own sentence, leaving the state as it was."""
+    t = table()
+    t.resolve((1, 2, 2, 2, 4, 5))
+    before = t.state
+    try:
+        t.act(0, SetAside(dice))  # type: ignore[arg-type]
+    except IllegalMove as refused:
+        assert t.state == before
+        assert refused.reason != "that move is not one of the moves allowed now"
+    else:
+        assert isinstance(dice, tuple | list) and all(type(face) is int for face in dice)

@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 
 from dicehall import games
 from dicehall.cli.apps import Groups
-from dicehall.cli.commands import fairness, general, mail, ratings, site, tables, vapid
+from dicehall.cli.commands import admin, fairness, general, mail, ratings, site, tables, vapid
 
 #: The groups that gather one command per game.
 GAME_GROUPS = frozenset({"score", "odds", "hint", "solve"})
@@ -38,6 +38,7 @@ def register_all(groups: Groups, game_commands: Collection[str] | None = None) -
     """
     general.register(groups)
     site.register(groups)
+    admin.register(groups)
     mail.register(groups)
     fairness.register(groups)
     ratings.register(groups)

@@ -163,11 +163,18 @@ def hint(
                 "--json gives the opponent's hint as the site does, from what he sees: "
                 "the Boss's kept dice (--boss-kept), not his hand"
             )
+        if hand is not None:
+            # Never ignored in silence: the seat's hint cannot see a hand hidden from it.
+            raise InvalidInput(
+                "--json gives the opponent's hint as the site does, and the Boss's hand "
+                "(--boss) is hidden from him; leave out --boss, or --json for the table "
+                "against the stated hand"
+            )
         if by != "equity":
             raise InvalidInput(
                 "--json ranks keeps by equity, as the site does; --by is for the table"
             )
-        print_seat_hint("boss", *hint_position(first, kept, hand, call=False))
+        print_seat_hint("boss", *hint_position(first, kept, None, call=False))
         return
     ranked = rank_keeps(
         first, boss_kept=kept, boss_hand=hand, by="win" if by == "win" else "equity"

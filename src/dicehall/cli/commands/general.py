@@ -158,8 +158,9 @@ def list_games(
                 console.print(f"    {found.bot:<13} {found.short()}", highlight=False)
     if strengths.ladders():
         console.print(
-            "[dim]Ratings as the site rates players (95% intervals), from games between the "
-            "bots: python bench/bot_ladder.py[/]",
+            "[dim]Strongest first by share of the wins in that many ladder games (95% "
+            "interval), each rated as the site rates players (95% interval) from the same "
+            "games between the bots: python bench/bot_ladder.py[/]",
             highlight=False,
         )
 

@@ -97,6 +97,15 @@ def parse_action(text: str, view: HoldemView, legal: Sequence[HoldemAction]) -> 
     return choice
 
 
+def confirm_fold(console: Console, typed: str) -> bool:
+    """Whether a fold typed as ``typed`` stands: the word ``fold`` does at once; the letter
+    ``f`` (one slip from ``c``, and irrevocable) only after a yes to "Fold? [y/N]"."""
+    if typed.strip().lower() != "f":
+        return True
+    answer = console.input("Fold? \\[y/N] ")  # escaped: Rich reads [y/N] as markup
+    return answer.strip().lower() in ("y", "yes")
+
+
 def _all_in(view: HoldemView, legal: Sequence[HoldemAction]) -> HoldemAction:
     """The legal action that puts every chip in, if there is one."""
     assert view.seat is not None
@@ -172,9 +181,14 @@ class HoldemScreen:
         while True:
             text = console.input(f"{prompt}: ")
             try:
-                return parse_action(text, view, legal)
+                action = parse_action(text, view, legal)
             except InvalidInput as exc:
                 console.print(f"[red]{exc}[/]")
+                continue
+            if isinstance(action, Fold) and not confirm_fold(console, text):
+                console.print("Not folded.")
+                continue
+            return action
 
     def narrate(
         self,

@@ -50,6 +50,7 @@ ENTRY = GameEntry(
     blurb="Five dice, three rolls, thirteen boxes; in one, two or three columns.",
     hint="dicehall.games.boatzee.seat_hint:seat_hint",
     narration="dicehall.games.boatzee.narration:narrate",
+    highlights="dicehall.games.boatzee.highlights:highlights",
     title="Boatzee",
     # Its columns decide the kind (the yahtzee ruleset rates as its column count); beta and
     # tau from ``bench/ratings_calibrate.py`` (the site's constants version 2, figures in

@@ -22,6 +22,13 @@ from dicehall.games.hint_basis import Basis, with_basis
 
 SHOWN = 5
 
+#: What every choice's ``value`` is (the number its ``text`` quotes, unrounded), whatever
+#: the basis: ``dicehall hint boatzee --json``, the site's hint API and panel all say so.
+VALUE_MEANING = (
+    "each value is the final score of the whole game expected with that choice, the points "
+    "already on the card included"
+)
+
 #: What the figures rest on: the exact tables (one column), the tables combined per column
 #: (several columns), or the heuristic evaluation (no tables on this machine yet).
 BASIS_EXACT: tuple[Basis, str] = (
@@ -111,13 +118,17 @@ def seat_hint(view: BoatzeeView, legal: Sequence[Any]) -> dict[str, Any]:
             text = f"Keep {shown} and re-roll {5 - len(keep)}"
             ranked.append((value, text, {"keep": list(keep)}))
     ranked.sort(key=lambda item: -item[0])
-    best = ranked[0][0]
-    now = total(card)
+    # A choice's value is the final score of the whole game it leads to, the points already
+    # on the card included (VALUE_MEANING): the tables and the heuristic value what is still
+    # to come, so the card's worth now is added to each.
+    now = float(total(card)) if exact else HEURISTIC.value(card)
+    best = now + ranked[0][0]
     win = _win_chances(view, hand, rerolls) if exact else None
     out = []
-    for value, text, data in ranked[:SHOWN]:
+    for future, text, data in ranked[:SHOWN]:
+        value = now + future
         if exact:
-            text += f": expect {now + value:.1f} in all"
+            text += f": expect {value:.1f} in all"
         elif value < best:
             text += f" ({best - value:.1f} worse)"
         extra = {}
@@ -126,11 +137,13 @@ def seat_hint(view: BoatzeeView, legal: Sequence[Any]) -> dict[str, Any]:
             text += f", {extra['win_chance']:.1%} to win"
         out.append({**data, **extra, "text": text, "value": value})
     note = (
-        "Values from the solved tables: the expected final score under best solitaire play."
+        f"Values from the solved tables, under best solitaire play: {VALUE_MEANING}."
         if exact and options.columns == 1
-        else "Values from the solved tables, one per column (an estimate for several columns)."
+        else "Values from the solved tables, one per column (an estimate for several "
+        f"columns): {VALUE_MEANING}."
         if exact
-        else "Values from the heuristic evaluation (the solved tables are not on this server)."
+        else "Values from the heuristic evaluation (the solved tables are not on this server), "
+        f"a rule of thumb's reckoning: {VALUE_MEANING}."
     )
     summary = f"Best: {out[0]['text']}."
     if win is not None:

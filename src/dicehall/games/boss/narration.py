@@ -50,7 +50,11 @@ def narrate(
         lines.append(Line(text, boss, kept))
     if before.phase == "boss_roll" and after.phase == "call" and after.boss is not None:
         boss = after.boss
-        if after.concealed is not None:
+        if not after.concealed_count:
+            # A full house or five of a kind: the Boss keeps all five and rolls nothing.
+            text = f"{does(names[boss], 'rolls')} nothing under the cup: all five dice are kept."
+            lines.append(Line(text, boss))
+        elif after.concealed is not None:
             text = f"{does(names[boss], 'rolls')} {faces(after.concealed, ' ')} under the cup."
             lines.append(Line(text, boss, after.concealed))
         else:

@@ -72,10 +72,15 @@ class Keep:
     dice: Dice
 
     def __post_init__(self) -> None:
-        for face in self.dice:
-            if isinstance(face, bool) or not isinstance(face, int):
-                raise TypeError(f"a die face must be a whole number, not {face!r}")
-        object.__setattr__(self, "dice", tuple(sorted(self.dice)))
+        # Whole-number faces are stored ascending. Anything else is kept as sent (a list as a
+        # tuple), so that act() refuses it with IllegalMove and a sentence, as every game
+        # refuses a malformed move, instead of failing here.
+        dice: object = self.dice
+        if isinstance(dice, tuple | list):
+            faces = tuple(dice)
+            if all(type(face) is int for face in faces):
+                faces = tuple(sorted(faces))
+            object.__setattr__(self, "dice", faces)
 
 
 BossAction = ComeUp | PickUp | Keep
@@ -292,7 +297,19 @@ class Boss(Game[BossState, BossAction, BossOptions, BossView]):
             return f"the Boss may pick 'em up only {times} a hand; he must call 'come up'"
         if not isinstance(action, Keep):
             return "only the Boss calls; choose which of your first-roll dice to keep"
-        return _why_bad_keep(state.first_rolls[seat], action.dice)
+        return _why_malformed_keep(action.dice) or _why_bad_keep(
+            state.first_rolls[seat], action.dice
+        )
+
+
+def _why_malformed_keep(dice: object) -> str | None:
+    """Why ``dice`` is not even a selection of dice (None when it is one)."""
+    if not isinstance(dice, tuple):
+        return f"keep dice as a list of faces, like 3 3, not {dice!r}"
+    for face in dice:
+        if type(face) is not int:
+            return f"a die face is a whole number from 1 to 6, not {face!r}"
+    return None
 
 
 def _why_bad_keep(roll: Dice, keep: Dice) -> str:

@@ -37,6 +37,7 @@ ENTRY = GameEntry(
     blurb="Throw at the Bull's Eye value, stop when you dare, and bet on it.",
     hint="dicehall.games.bullseye.seat_hint:seat_hint",
     narration="dicehall.games.bullseye.narration:narrate",
+    highlights="dicehall.games.bullseye.highlights:highlights",
     title="Bull's Eye",
     # beta and tau from ``bench/ratings_calibrate.py`` (the site's constants version 2,
     # figures in docs/site-ratings.md "Calibration").

@@ -10,11 +10,12 @@ from dicehall.games.bullseye.stopping import hint
 from dicehall.games.hint_basis import with_basis
 
 #: Optimal stopping is solved exactly (``dicehall.games.bullseye.stopping``).
-BASIS = "Exact: expected points under best play, every throw to come counted."
+BASIS = "Exact: this round's expected points under best play, every throw to come counted."
 
 
 def seat_hint(view: BullseyeView, legal: Sequence[Any]) -> dict[str, Any]:
-    """Expected points of stopping and of throwing on for the seat to throw, else a note."""
+    """This round's expected points (the seat's round score) if it stops and if it throws on,
+    for the seat to throw; else a note."""
     rnd = view.round
     seat = view.seat
     if seat is None or rnd is None or not legal or rnd.thrower != seat:

@@ -25,6 +25,7 @@ ENTRY = GameEntry(
     blurb="Texas hold'em with dice: two pocket dice, five community dice, chips.",
     hint="dicehall.games.holdem.seat_hint:seat_hint",
     narration="dicehall.games.holdem.narration:narrate",
+    highlights="dicehall.games.holdem.highlights:highlights",
     score_unit="chip",
     autopilot="equity",
     warm="dicehall.games.holdem.fastrank:warm",

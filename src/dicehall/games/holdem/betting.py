@@ -135,6 +135,9 @@ def why_illegal(state: HoldemState, seat: int, action: object) -> str:
 
 def _amount_problem(word: str, amount: object, most: int, room: int, top: int) -> str:
     allowed = " or ".join(str(a) for a in _amounts(most))
-    if isinstance(amount, int) and not isinstance(amount, bool) and room < amount <= top:
+    if type(amount) is not int:
+        # 10.0, "10" or True look like an allowed amount but are not one: say what is wrong.
+        return f"a {word} is a whole number of chips ({allowed} here), not {amount!r}"
+    if room < amount <= top:
         return f"you can {word} at most {room}: that is every chip you have left"
     return f"a {word} here must be {allowed}, not {amount}"

@@ -40,6 +40,7 @@ ENTRY = GameEntry(
     blurb="Push your luck with six dice: bank your points or roll on and risk them.",
     hint="dicehall.games.tenthousand.seat_hint:seat_hint",
     narration="dicehall.games.tenthousand.narration:narrate",
+    highlights="dicehall.games.tenthousand.highlights:highlights",
     fast_play="dicehall.games.tenthousand.fastsim:fast_play",
     progress="dicehall.games.tenthousand.cache:report_progress",
     title="Ten Thousand",

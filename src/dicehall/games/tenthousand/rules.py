@@ -75,7 +75,15 @@ class SetAside:
     points: int = field(default=0, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "dice", tuple(sorted(self.dice)))
+        # Whole-number faces are stored ascending. Anything else is kept as sent (a list as a
+        # tuple), so that act() refuses it with IllegalMove and a sentence instead of failing
+        # here, as every game refuses a malformed move.
+        dice: object = self.dice
+        if isinstance(dice, tuple | list):
+            faces = tuple(dice)
+            if all(type(face) is int for face in faces):
+                faces = tuple(sorted(faces))
+            object.__setattr__(self, "dice", faces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,6 +380,8 @@ class TenThousand(Game[TenThousandState, TenThousandAction, TenThousandOptions, 
         if state.phase == "set_aside":
             if not isinstance(action, SetAside):
                 return f"set aside scoring dice from your roll ({roll}) first"
+            if not isinstance(action.dice, tuple):
+                return f"set dice aside as a list of faces, like 1 5, not {action.dice!r}"
             if not action.dice:
                 return "set aside at least one scoring die"
             have = counts_of(state.dice)

@@ -16,8 +16,9 @@ from dicehall.games.tenthousand.strategy import turn_tables
 
 SHOWN = 5
 NOTE = (
-    "Values are the points this turn is expected to bank under best play (exact single-turn "
-    "tables); they do not weigh the score of the game or the final round."
+    "Values are the points this turn is expected to bank under best play, the turn's points "
+    "so far included (exact single-turn tables); they do not weigh the score of the game or "
+    "the final round."
 )
 
 #: Always exact (the single-turn tables take well under a second to build), but exact about

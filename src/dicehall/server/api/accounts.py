@@ -1,9 +1,12 @@
-"""Accounts API: sign up, log in, log out, the session, password, profiles and API tokens.
+"""Accounts API: sign up, log in, log out, the session, password and profiles (API tokens:
+:mod:`.tokens`).
 
 Browsers sign in with a session cookie (HttpOnly, SameSite=Lax) and send the session's CSRF
 token in ``X-CSRF-Token`` with every write; programs send ``Authorization: Bearer TOKEN``
-and need no CSRF token. Log-in and sign-up are rate limited per client address and per
-address and user id (429 with ``Retry-After``).
+and need no CSRF token; API tokens are made, and the password changed, only from a browser.
+Log-in and sign-up are rate limited per client address and per address and user id (429
+with ``Retry-After``); log-in also per user id, by a growing delay that spares the browsers
+that logged in to it before (``domain.login_guard``).
 """
 
 from __future__ import annotations
@@ -12,32 +15,47 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response, status
 from fastapi.responses import JSONResponse
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool
 from sqlalchemy.orm import Session
 
 from dicehall.server.api.deps import CurrentUser, DbDep, OptionalUser, ServicesDep, authenticate
 from dicehall.server.api.errors import ApiError
-from dicehall.server.api.params import in_id_range
 from dicehall.server.api.people_schemas import FullProfile
+from dicehall.server.api.rules import (
+    USER_ID,
+    Rule,
+    email_address,
+    some_of,
+    stripped_line,
+    stripped_text,
+)
 from dicehall.server.api.schemas import (
-    ApiToken,
     MyProfile,
-    NewApiToken,
     PasswordChanged,
     SignedIn,
     SignedOut,
-    TokenRevoked,
     errors,
 )
 from dicehall.server.core.models import AuthSession, User
 from dicehall.server.core.security import SESSION_COOKIE
-from dicehall.server.domain import accounts, reliability
+from dicehall.server.domain import accounts, login_guard, reliability
+from dicehall.server.domain.account_checks import (
+    ABOUT_MAX,
+    DISPLAY_NAME_MAX,
+    PASSWORD_MAX,
+    PASSWORD_MIN,
+)
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.notices import account_mail
 from dicehall.server.domain.people.profile import profile_extras
 from dicehall.server.domain.ratings.views import profile_ratings
 from dicehall.server.domain.services import Services
-from dicehall.server.http.session_cookie import clear_session_cookie, set_session_cookie
+from dicehall.server.http.session_cookie import (
+    DEVICE_COOKIE,
+    clear_session_cookie,
+    set_device_cookie,
+    set_session_cookie,
+)
 from dicehall.server.infra.push import session_credential, token_credential
 
 router = APIRouter(prefix="/api/v1", tags=["accounts"])
@@ -53,6 +71,11 @@ def _unicode(text: str) -> str:
 
 
 Text = Annotated[str, AfterValidator(_unicode)]
+#: The rules sign-up and the profile check (with their own codes), stated in the schema.
+UserIdText = Annotated[Text, USER_ID]
+PasswordText = Annotated[Text, Rule(minLength=PASSWORD_MIN, maxLength=PASSWORD_MAX)]
+DisplayName = Annotated[Text, Rule(pattern=stripped_line(DISPLAY_NAME_MAX))]
+EmailOrBlank = Annotated[Text, email_address(blank=True)]
 
 
 class _Body(BaseModel):
@@ -62,9 +85,9 @@ class _Body(BaseModel):
 class SignUp(_Body):
     """A new account: user id, password and an optional display name (the user id if left out)."""
 
-    user_id: Text
-    password: Text
-    display_name: Text | None = None
+    user_id: UserIdText
+    password: PasswordText
+    display_name: DisplayName | None = None
 
 
 class LogIn(_Body):
@@ -75,27 +98,28 @@ class LogIn(_Body):
 
 
 class PasswordChange(_Body):
-    """The current password and the new one."""
+    """The current password and the new one; every API token ends too, unless kept."""
 
     old_password: Text
-    new_password: Text
+    new_password: PasswordText
+    keep_tokens: StrictBool = Field(
+        False, description="Keep my API tokens valid (by default the change ends them all)."
+    )
 
 
 class ProfileEdit(_Body):
     """The profile fields to change; those left out (or null) stay as they are."""
 
-    display_name: Text | None = None
-    about: Text | None = None
-    email: Text | None = Field(
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra=some_of("display_name", "about", "email")
+    )
+
+    display_name: DisplayName | None = None
+    about: Annotated[Text, Rule(pattern=stripped_text(ABOUT_MAX))] | None = None
+    email: EmailOrBlank | None = Field(
         None,
         description='My e-mail address; a link to prove it is mailed to it. "" removes it.',
     )
-
-
-class NewToken(_Body):
-    """A name for a new API token, to tell tokens apart (e.g. "my bot")."""
-
-    name: Text
 
 
 def _address(request: Request) -> str:
@@ -165,6 +189,9 @@ def signup(
         request.cookies.get(SESSION_COOKIE),
     )
     set_session_cookie(response, services.settings, signed.cookie)
+    # The browser that made the account is its owner's: spared the per-user-id delay.
+    proof = login_guard.device_proof(services, signed.user.key)
+    set_device_cookie(response, services.settings, proof)
     return _signed_in_payload(signed)
 
 
@@ -177,15 +204,20 @@ def signup(
 def login(
     body: LogIn, request: Request, response: Response, services: ServicesDep
 ) -> dict[str, Any] | JSONResponse:
-    """Sign in: the session cookie is set, the CSRF token returned; one 401 for any mistake."""
-    limited = _over_limit(request, services, "login", body.user_id)
-    if limited is not None:
-        return limited
-    signed = accounts.log_in(
-        services, body.user_id, body.password, request.cookies.get(SESSION_COOKIE)
+    """Sign in: the session cookie is set, the CSRF token returned; one 401 for any mistake.
+    Held up per client and per user id (429 ``rate_limited``); a browser keeps a device
+    proof (cookie ``dicehall_device``) that spares it the per-user-id delay."""
+    done = login_guard.log_in(
+        services,
+        _address(request),
+        body.user_id,
+        body.password,
+        request.cookies.get(SESSION_COOKIE),
+        request.cookies.get(DEVICE_COOKIE),
     )
-    set_session_cookie(response, services.settings, signed.cookie)
-    return _signed_in_payload(signed)
+    set_session_cookie(response, services.settings, done.signed.cookie)
+    set_device_cookie(response, services.settings, done.device)
+    return _signed_in_payload(done.signed)
 
 
 def _browser_session(
@@ -259,21 +291,41 @@ def current_session(
 def change_password(
     body: PasswordChange, request: Request, signed_in: SignedInDep, services: ServicesDep
 ) -> dict[str, Any] | JSONResponse:
-    """Change the password; every other session of the user ends (API tokens stay valid)."""
-    user, session = signed_in
+    """Change the password from a signed-in browser (403 ``not_a_session`` with an API
+    token); every other session of the user ends, and every API token unless
+    ``keep_tokens``."""
+    user, session = browser_only(signed_in, "the password is changed")
     # The old password is a guess like a log-in's, so a stolen session cannot brute-force it.
     limited = _over_limit(request, services, "password", user.user_id, own=True)
     if limited is not None:
         return limited
-    keep = session.id if session is not None else None
-    ended = accounts.change_password(services, user, keep, body.old_password, body.new_password)
-    services.broker.end_sessions_except(user.id, keep, "the password was changed")
-    which = "other browser sessions" if session is not None else "browser sessions"
+    done = accounts.change_password(
+        services, user, session.id, body.old_password, body.new_password, body.keep_tokens
+    )
+    services.broker.end_sessions_except(user.id, session.id, "the password was changed")
+    if done.token_hashes:
+        credentials = [token_credential(h) for h in done.token_hashes]
+        services.broker.end_credentials(user.id, credentials, "the password was changed")
     return {
         "user": accounts.user_payload(user),
-        "ended_sessions": ended,
-        "message": f"your password is changed; {ended} {which} were signed out",
+        "ended_sessions": done.sessions,
+        "ended_tokens": len(done.token_hashes),
+        "message": done.words(),
     }
+
+
+def browser_only(signed_in: tuple[User, AuthSession | None], what: str) -> tuple[User, AuthSession]:
+    """The user and their browser session; 403 ``not_a_session`` for an API token: a
+    token, once leaked, must not be able to make more of itself or take the account."""
+    user, session = signed_in
+    if session is None:
+        raise ApiError(
+            403,
+            "not_a_session",
+            f"{what} from a signed-in browser (session cookie and CSRF token), "
+            "not with an API token",
+        )
+    return user, session
 
 
 @router.get("/users/me", operation_id="users-me", response_model=MyProfile, responses=errors(401))
@@ -286,7 +338,7 @@ def my_profile(user: CurrentUser) -> dict[str, Any]:
     "/users/me",
     operation_id="users-me-update",
     response_model=MyProfile,
-    responses=errors(400, 401, 403, 422, 503),
+    responses=errors(400, 401, 403, 422, 429, 503),
 )
 def edit_profile(
     body: ProfileEdit, request: Request, user: CurrentUser, services: ServicesDep
@@ -294,7 +346,8 @@ def edit_profile(
     """Change my display name, about text and/or e-mail address. A new address is mailed a
     link (opening it verifies the address); until then ``email_verified`` is false. A
     malformed address: 422 ``invalid_email``, and nothing changes; setting addresses is rate
-    limited like log-ins (429 ``rate_limited``)."""
+    limited like log-ins, and so are changes of the name and about text (429
+    ``rate_limited``)."""
     if body.display_name is None and body.about is None and body.email is None:
         raise ApiError(422, "nothing_to_change", "send display_name, about and/or email to change")
     if body.email:
@@ -330,42 +383,6 @@ def profile(user_id: str, db: DbDep, viewer: OptionalUser) -> dict[str, Any]:
     extras = profile_extras(conn, user.id, None if viewer is None else viewer.id)
     ratings = profile_ratings(conn, user.id)
     return {**accounts.user_payload(user), "reliability": shown, **extras, "ratings": ratings}
-
-
-@router.post(
-    "/tokens",
-    status_code=status.HTTP_201_CREATED,
-    operation_id="tokens-create",
-    response_model=NewApiToken,
-    responses=errors(400, 401, 403, 409, 422, 503),
-)
-def create_token(body: NewToken, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
-    """A new API token: its secret is in this answer only, so keep it now."""
-    secret, row = accounts.create_token(services, user, body.name)
-    return {**accounts.token_payload(row), "token": secret}
-
-
-@router.get(
-    "/tokens", operation_id="tokens-list", response_model=list[ApiToken], responses=errors(401)
-)
-def list_tokens(user: CurrentUser, db: DbDep) -> list[dict[str, Any]]:
-    """My API tokens (names and dates, never the secrets)."""
-    return accounts.list_tokens(db, user)
-
-
-@router.delete(
-    "/tokens/{token_id}",
-    operation_id="tokens-revoke",
-    response_model=TokenRevoked,
-    responses=errors(401, 403, 404, 422, 503),
-)
-def revoke_token(token_id: int, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
-    """Revoke one of my API tokens; programs using it get 401 from now on."""
-    if not in_id_range(token_id):
-        raise ApiError(404, "no_such_token", f"you have no API token {token_id}")
-    token_hash = accounts.revoke_token(services, user, token_id)
-    services.broker.end_credentials(user.id, [token_credential(token_hash)], "token revoked")
-    return {"revoked": token_id, "message": f"API token {token_id} is revoked"}
 
 
 __all__ = ["router"]

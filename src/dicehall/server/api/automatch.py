@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, status
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from sqlalchemy import Connection
 
 from dicehall.server.api.automatch_schemas import AutomatchList, AutomatchTicketOut
 from dicehall.server.api.deps import CurrentUser, OptionalUser, ServicesDep
-from dicehall.server.api.params import db_id
+from dicehall.server.api.params import Digits, db_id
+from dicehall.server.api.rules import PACE_SECONDS, GameName, Rule, pace_names
 from dicehall.server.api.schemas import errors
 from dicehall.server.core.clock import now
 from dicehall.server.domain.automatch import tickets
@@ -20,8 +21,8 @@ from dicehall.server.domain.work import notify, read, run_db, write
 
 router = APIRouter(prefix="/api/v1", tags=["automatch"])
 
-OptionValue = str | int | bool | None
-TicketId = Annotated[int, db_id("auto-match ticket")]
+OptionValue = str | StrictInt | StrictBool | None
+TicketId = Annotated[int, db_id("auto-match ticket"), Digits]
 
 
 class FileTicket(BaseModel):
@@ -29,25 +30,29 @@ class FileTicket(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(max_length=30, description="The game, e.g. `boatzee`.")
+    game: GameName = Field(description="The game, e.g. `boatzee`.")
     options: dict[str, OptionValue] = Field(
         default_factory=dict, max_length=20, description="The game's options (its defaults)."
     )
-    seats: list[Annotated[int, Field(ge=0, le=99)]] = Field(
+    # 0 and 1 are the domain's to refuse (`invalid_seats`), but no table size.
+    seats: list[Annotated[StrictInt, Field(ge=0, le=99), Rule(minimum=2)]] = Field(
         min_length=2,
         max_length=2,
         description="The table sizes I accept: [smallest, largest], 2 or more, within "
         "what the game allows.",
     )
-    pace: Annotated[str, Field(max_length=20)] | dict[str, int] = Field(
+    pace: (
+        Annotated[str, Field(max_length=20), pace_names(none=False)]
+        | Annotated[dict[str, StrictInt], PACE_SECONDS]
+    ) = Field(
         default="daily",
         description="A preset (`live`, `brisk`, `daily`, `relaxed`, `days-1` to `days-14`) "
         "or `{initial, increment, cap}` in seconds; auto-match games always have a clock.",
     )
-    rated: bool = Field(
+    rated: StrictBool = Field(
         default=True, description="Rated (the game must have a rating; bots make it unrated)."
     )
-    bots_after: int | None = Field(
+    bots_after: StrictInt | None = Field(
         default=None,
         ge=0,
         le=tickets.BOTS_AFTER_MAX,

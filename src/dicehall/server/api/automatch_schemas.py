@@ -14,6 +14,7 @@ class AutomatchTicketOut(_Answer):
 
     id: int
     game: str = Field(description="The game, e.g. `boatzee`.")
+    title: str = Field(description='The game as its options make it, e.g. "Double Boatzee".')
     options: dict[str, Any] = Field(description="The game's options (game-specific).")
     seats: list[int] = Field(
         description="The table sizes accepted: [smallest, largest].", min_length=2, max_length=2
@@ -38,8 +39,26 @@ class AutomatchTicketOut(_Answer):
     )
 
 
+class AutomatchVariantQueue(_Answer):
+    """One variant's queue: tickets wait for, and are matched with, the same options only."""
+
+    key: str = Field(
+        description="The variant's name (`boatzee-double`, or the game's name for a game "
+        "offered once); the auto-match page's buttons name it."
+    )
+    title: str = Field(description='Its name, e.g. "Double Boatzee".')
+    options: dict[str, Any] = Field(description="The options a ticket for it carries.")
+    waiting: int = Field(description="Tickets waiting with these options.")
+    by_seats: dict[str, int] = Field(
+        description="For each table size (as text), how many of them accept it."
+    )
+    estimated_wait_s: int | None = Field(
+        description="The median wait of its tickets matched in the last week (null: none)."
+    )
+
+
 class AutomatchQueue(_Answer):
-    """One game's queue: how many wait for it."""
+    """One game's queue: how many wait for it, in all and for each variant offered."""
 
     game: str
     title: str
@@ -49,6 +68,10 @@ class AutomatchQueue(_Answer):
     )
     estimated_wait_s: int | None = Field(
         description="The median wait of the game's tickets matched in the last week (null: none)."
+    )
+    variants: list[AutomatchVariantQueue] = Field(
+        description="The variants auto-match offers (Boatzee, Double and Triple Boatzee; one "
+        "with the default options for most games), each with its own queue."
     )
 
 

@@ -16,7 +16,8 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from dicehall.server.api.deps import CurrentUser, ServicesDep
-from dicehall.server.api.params import GameId
+from dicehall.server.api.params import BodyId, Digits, GameId
+from dicehall.server.api.rules import Rule, one_of, tidied_line
 from dicehall.server.api.schemas import _Answer, _moment, errors
 from dicehall.server.core.ids import DB_ID_MAX
 from dicehall.server.domain.people import chat
@@ -73,16 +74,15 @@ class ChatUnread(_Answer):
 class ChatPost(BaseModel):
     """A line to write: a ``body``, or a ``preset``'s key (exactly one of them)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=one_of("body", "preset"))
 
-    body: str | None = Field(
+    body: Annotated[str, Rule(pattern=tidied_line(chat.BODY_MOST))] | None = Field(
         default=None,
         description=f"1 to {chat.BODY_MOST} characters once its spaces are tidied (every run "
         "of spaces and line breaks becomes one space).",
     )
-    preset: str | None = Field(
+    preset: Annotated[str, Field(max_length=20), Rule(enum=list(chat.PRESETS))] | None = Field(
         default=None,
-        max_length=20,
         description="A preset's key: " + ", ".join(f"`{k}` ({v})" for k, v in chat.PRESETS.items()),
     )
 
@@ -92,11 +92,8 @@ class ChatRead(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    up_to: int | None = Field(
-        default=None,
-        ge=1,
-        le=DB_ID_MAX,
-        description="The newest line I have seen; null or left out: every line.",
+    up_to: BodyId | None = Field(
+        default=None, description="The newest line I have seen; null or left out: every line."
     )
 
 
@@ -110,7 +107,9 @@ async def chat_lines(
     game_id: GameId,
     user: CurrentUser,
     services: ServicesDep,
-    after: Annotated[int | None, Query(ge=0, le=DB_ID_MAX, description="A line id.")] = None,
+    after: Annotated[
+        int | None, Query(ge=0, le=DB_ID_MAX, description="A line id."), Digits
+    ] = None,
 ) -> dict[str, Any]:
     """The game's chat as I may read it (nothing by anyone across an ignore with me), my
     channel, the presets and my unread count. A game I may not watch is a 404."""
@@ -130,8 +129,8 @@ async def chat_post(
     game_id: GameId, body: ChatPost, user: CurrentUser, services: ServicesDep
 ) -> dict[str, Any]:
     """Write a line: to the players' channel if I sit at the game, else to the spectators'.
-    422 `invalid_body` or `invalid_preset`; 429 `too_fast` (one line a second, twenty a
-    minute, per game), with `retry_after`."""
+    422 `invalid_body` or `invalid_preset`; 403 `muted` (a moderator's mute, with `until`);
+    429 `too_fast` (one line a second, twenty a minute, per game), with `retry_after`."""
     line: dict[str, Any] = await run_db(
         services,
         write,

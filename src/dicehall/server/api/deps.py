@@ -16,6 +16,7 @@ from dicehall.server.core.models import ApiToken, AuthSession, User
 from dicehall.server.core.security import CSRF_HEADER, SESSION_COOKIE, digest, same
 from dicehall.server.domain import auth_cache
 from dicehall.server.domain.auth_cache import AuthCache
+from dicehall.server.domain.moderation.standing import barred
 from dicehall.server.domain.people import here
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import run_db
@@ -61,6 +62,7 @@ def authenticate(request: HTTPConnection, db: Session) -> tuple[User, AuthSessio
         )
         if user is None:
             raise ApiError(401, "unauthenticated", "this API token is not valid (revoked?)")
+        _refuse_barred(user)
         note_user(request, user.user_id)
         return user, None
     cookie = request.cookies.get(SESSION_COOKIE)
@@ -80,8 +82,16 @@ def authenticate(request: HTTPConnection, db: Session) -> tuple[User, AuthSessio
     user = db.get(User, row.user_pk)
     if user is None:  # pragma: no cover - sessions cascade with their user
         raise ApiError(401, "session_expired", "your session has ended; please sign in again")
+    _refuse_barred(user)
     note_user(request, user.user_id)
     return user, row
+
+
+def _refuse_barred(user: User) -> None:
+    """A suspended or closed account's credential is refused (403, saying until when)."""
+    refused = barred(user, now())
+    if refused is not None:
+        raise refused
 
 
 def _seen_user(request: HTTPConnection, services: Services) -> User | None:
@@ -177,6 +187,8 @@ def cached_user(request: HTTPConnection) -> User | None:
     row = cache.get(key)
     if row is None or (key[0] == "session" and not _session_allows(request, row)):
         return None
+    if barred(row, now()) is not None:
+        return None
     note_user(request, row.user_id)
     return _user_of(row)
 
@@ -201,7 +213,11 @@ def quick_user(request: HTTPConnection, services: Services) -> User | None:
                 row = conn.execute(_USER_BY_TOKEN, {"b_hash": key[1]}).first()
             else:
                 row = conn.execute(_USER_BY_SESSION, {"b_id": key[1]}).first()
-        if row is not None and (key[0] == "token" or _session_allows(request, row)):
+        if (
+            row is not None
+            and barred(row, now()) is None
+            and (key[0] == "token" or _session_allows(request, row))
+        ):
             if cache is not None:
                 cache.put(key, row, read_at)
             note_user(request, row.user_id)
@@ -224,4 +240,8 @@ def _user_of(row: Any) -> User:
         last_seen_at=row.last_seen_at,
         email=row.email,
         email_verified_at=row.email_verified_at,
+        role=row.role,
+        muted_until=row.muted_until,
+        suspended_until=row.suspended_until,
+        closed_at=row.closed_at,
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 from sqlalchemy import Connection
 
 from dicehall.server.api.deps import CurrentUser, ServicesDep
@@ -29,7 +29,7 @@ router = APIRouter(prefix="/api/v1", tags=["games"])
 class AtVersion(BaseModel):
     """A change to a game at the version the client saw (resign, abort, take back)."""
 
-    expected_version: int = Field(ge=0)
+    expected_version: StrictInt = Field(ge=0)
 
 
 Ending = Callable[..., tuple[GameRecord, list[SeatInfo]]]

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 
 from dicehall.server.api.deps import DbDep
 from dicehall.server.api.errors import ApiError
-from dicehall.server.api.params import BatchId
+from dicehall.server.api.params import BatchId, Digits
 from dicehall.server.api.schemas import FairnessLog, FairnessReport, RevealedBatch, errors
 from dicehall.server.domain.dice import fairlog, fairness
 
@@ -47,7 +47,9 @@ def batch(batch_id: BatchId, db: DbDep) -> dict[str, Any]:
 def public_log(
     db: DbDep,
     start: Annotated[
-        int, Query(alias="from", ge=1, le=2**31 - 1, description="The first record's seq.")
+        int,
+        Query(alias="from", ge=1, le=2**31 - 1, description="The first record's seq."),
+        Digits,
     ] = 1,
 ) -> dict[str, Any]:
     """The public, hash-chained log of every batch commitment, oldest first, at most

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response, status
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, StrictInt
 from sqlalchemy import Connection
 
 from dicehall import games
@@ -14,7 +14,8 @@ from dicehall.engine import codec
 from dicehall.games import strengths
 from dicehall.server.api.answers import json_answer
 from dicehall.server.api.deps import CurrentUser, OptionalUser, ServicesDep
-from dicehall.server.api.params import GameId
+from dicehall.server.api.params import Digits, GameId, QueryId
+from dicehall.server.api.rules import PACE_SECONDS, GameName, Rule, pace_names, words
 from dicehall.server.api.schemas import (
     Game,
     GameEvents,
@@ -40,7 +41,7 @@ from dicehall.server.workers.botstatus import BotStatus
 
 router = APIRouter(prefix="/api/v1", tags=["games"])
 
-OptionValue = str | int | bool | None
+OptionValue = str | StrictInt | StrictBool | None
 T = TypeVar("T")
 
 
@@ -48,22 +49,32 @@ class CreateGame(BaseModel):
     """A new game: which game, its options, its seats in order, its pace, and who may
     watch."""
 
-    game: str = Field(max_length=30)
+    game: GameName
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
-    seats: list[Annotated[str, Field(max_length=40)]] = Field(min_length=1, max_length=8)
-    pace: Annotated[str, Field(max_length=20)] | dict[str, int] | None = Field(
+    seats: Annotated[
+        list[Annotated[str, Field(max_length=40)]],
+        Rule(contains={"pattern": words("me")}),
+    ] = Field(min_length=1, max_length=8, description="`me`, `open`, `bot:NAME`, `user:ID`.")
+    pace: (
+        Annotated[str, Field(max_length=20), pace_names(none=True)]
+        | Annotated[dict[str, StrictInt], PACE_SECONDS]
+        | None
+    ) = Field(
         default=None,
         description="A preset (`live`, `brisk`, `daily`, `relaxed`, `days-1` to `days-14`, "
         "`none`) or `{initial, increment, cap}` in seconds. Default: `daily` between "
         "people, `none` for one person against bots.",
     )
-    vacation: bool = Field(
-        default=True, description="A seat's vacation allowance may save it from a timeout."
+    vacation: StrictBool | None = Field(
+        default=None,
+        description="A seat's vacation allowance may save it from a timeout. Default: on at "
+        "paces of a day or more (and without a clock), off at paces under a day (`live`); "
+        "true at such a pace is 422 `invalid_vacation`.",
     )
-    private: bool = Field(
+    private: StrictBool = Field(
         default=False, description="Only the players (and users they invite) may watch."
     )
-    rated: bool | None = Field(
+    rated: StrictBool | None = Field(
         default=None,
         description="The result changes the players' ratings. Default: rated when every "
         "seat is a person (a user or an open seat); true with a bot seat is 422 "
@@ -74,14 +85,14 @@ class CreateGame(BaseModel):
 class JoinGame(BaseModel):
     """Which open seat to take (the first one when left out)."""
 
-    seat: int | None = Field(default=None, ge=0, le=7)
+    seat: StrictInt | None = Field(default=None, ge=0, le=7)
 
 
 class PostAction(BaseModel):
     """A move: the action as JSON, and the version of the game the client saw."""
 
     action: dict[str, Any]
-    expected_version: int = Field(ge=0)
+    expected_version: StrictInt = Field(ge=0)
 
 
 def _driver_of(request: Request) -> BotStatus:
@@ -185,7 +196,7 @@ async def waiting_room(
     services: ServicesDep,
     viewer: OptionalUser,
     limit: Annotated[int, Query(ge=1, le=reading.OPEN_PAGE_MAX)] = reading.OPEN_PAGE,
-    before: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
+    before: QueryId = None,
 ) -> list[dict[str, Any]]:
     """Games with open seats that anyone may join, newest first; ``before=ID`` (the last id
     of a page) gives the next page. A signed-in viewer does not see games where someone
@@ -357,7 +368,7 @@ async def events(
     game_id: GameId,
     services: ServicesDep,
     user: OptionalUser,
-    since: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
+    since: Annotated[int, Query(ge=0, le=2**31 - 1), Digits] = 0,
 ) -> dict[str, Any]:
     """The game's events from ``since`` on, as my seat may know them now (a spectator's
     otherwise), each told in sentences: hidden dice stay hidden until shown. ``last_own`` is

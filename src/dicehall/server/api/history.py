@@ -7,7 +7,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from sqlalchemy import Connection
 
+from dicehall import games
 from dicehall.server.api.deps import OptionalUser, ServicesDep
+from dicehall.server.api.rules import Rule, enum_of
 from dicehall.server.api.schemas import GameHistory, PlayerRecord, errors
 from dicehall.server.domain import history
 from dicehall.server.domain.work import read, run_db
@@ -26,13 +28,15 @@ async def user_games(
     services: ServicesDep,
     viewer: OptionalUser,
     state: Annotated[
-        str | None, Query(max_length=10, description="`finished` (the default) or `active`.")
+        Annotated[str, Rule(enum=["", *history.STATES])] | None,
+        Query(max_length=10, description="`finished` (the default) or `active`."),
     ] = None,
     game: Annotated[
-        str | None, Query(max_length=30, description="Only this game, e.g. `tenthousand`.")
+        Annotated[str, enum_of(lambda: ["", *games.available()])] | None,
+        Query(max_length=30, description="Only this game, e.g. `tenthousand`."),
     ] = None,
     result: Annotated[
-        str | None,
+        Annotated[str, Rule(enum=["", *history.RESULTS])] | None,
         Query(
             max_length=10,
             description="Only games the player `win`, `loss` or `draw` (finished games).",
@@ -42,13 +46,16 @@ async def user_games(
         str | None, Query(max_length=40, description="Only games this user also played in.")
     ] = None,
     kind: Annotated[
-        str | None, Query(max_length=10, description="`ladder`: only ladder games.")
+        Annotated[str, Rule(enum=["", *history.KINDS])] | None,
+        Query(max_length=10, description="`ladder`: only ladder games."),
     ] = None,
     cursor: Annotated[
         str | None, Query(max_length=200, description="`next` of the previous page.")
     ] = None,
     limit: Annotated[
-        int, Query(description=f"Games per page, 1 to {history.PAGE_MAX}.")
+        int,
+        Query(description=f"Games per page, 1 to {history.PAGE_MAX}."),
+        Rule(minimum=1, maximum=history.PAGE_MAX),
     ] = history.PAGE,
 ) -> dict[str, Any]:
     """The player's games, newest first (finished: by when they ended; in progress: newest

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, status
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from dicehall.server.api.deps import CurrentUser, ServicesDep
-from dicehall.server.api.params import DbId
+from dicehall.server.api.params import BodyId, DbId, QueryId
+from dicehall.server.api.rules import needs
 from dicehall.server.api.schemas import _Answer, _moment, errors
-from dicehall.server.core.ids import DB_ID_MAX
 from dicehall.server.domain import site_secrets
 from dicehall.server.domain.people import invites
 from dicehall.server.domain.reliability import limits_of
@@ -27,21 +27,19 @@ router = APIRouter(prefix="/api/v1", tags=["invites"])
 class NewInvite(BaseModel):
     """What the link invites to: the site, or a seat of a game of mine waiting for players."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=needs("seat", "game_id"))
 
-    game_id: int | None = Field(
+    game_id: BodyId | None = Field(
         default=None,
-        ge=1,
-        le=DB_ID_MAX,
         description="A game I sit in that waits for players; left out: the site only.",
     )
-    seat: int | None = Field(
+    seat: StrictInt | None = Field(
         default=None,
         ge=0,
         le=7,
         description="The open seat offered (from 0); left out: the game's first open seat.",
     )
-    make_buddies: bool = Field(
+    make_buddies: StrictBool = Field(
         default=True, description="Become buddies when the friend accepts (they may opt out)."
     )
 
@@ -52,7 +50,7 @@ class AcceptInvite(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     token: str = Field(min_length=1, max_length=200, description="The link's last part.")
-    make_buddies: bool = Field(
+    make_buddies: StrictBool = Field(
         default=True, description="Become buddies with the inviter (unless they opted out)."
     )
 
@@ -136,7 +134,7 @@ async def my_invites(
     request: Request,
     user: CurrentUser,
     services: ServicesDep,
-    before: Annotated[int | None, Query(ge=1, le=DB_ID_MAX)] = None,
+    before: QueryId = None,
     limit: Annotated[int, Query(ge=1, le=100)] = invites.PAGE,
 ) -> dict[str, Any]:
     """My invites, newest first, with who accepted each; ``before=ID`` (the answer's
@@ -190,7 +188,9 @@ async def accept_invite(
 
 
 @router.delete(
-    "/invites/{invite_id}",
+    # Digits only: `/invites/accept` names no invite, so a DELETE there is 405 (with the
+    # path's Allow), not this route's 422.
+    "/invites/{invite_id:int}",
     operation_id="invites-withdraw",
     response_model=InviteWithdrawn,
     responses=errors(401, 403, 404, 409, 422, 503),

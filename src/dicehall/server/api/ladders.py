@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, status
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy import Connection
 
 from dicehall.server.api.deps import CurrentUser, OptionalUser, ServicesDep
@@ -40,7 +40,7 @@ class VacationBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    days: int = Field(
+    days: StrictInt = Field(
         ge=1,
         le=VACATION_DAYS_A_YEAR,
         description=f"1 to {VACATION_DAYS_A_YEAR}, and no more than are left this year.",

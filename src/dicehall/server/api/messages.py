@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
 from dicehall.server.api.deps import CurrentUser, ServicesDep
+from dicehall.server.api.params import BodyId, Digits
+from dicehall.server.api.rules import REORDERING, Rule, stripped_text
 from dicehall.server.api.schemas import _Answer, _moment, errors
 from dicehall.server.core.clock import now
 from dicehall.server.core.ids import DB_ID_MAX
@@ -33,6 +35,7 @@ Before = Annotated[
         le=DB_ID_MAX,
         description="The `next` of the page before: only what is older than it.",
     ),
+    Digits,
 ]
 
 
@@ -44,15 +47,15 @@ class NewMessage(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    body: str = Field(
+    body: Annotated[
+        str,
+        Rule(pattern=stripped_text(messages.BODY_MOST, least=1, never=REORDERING, crlf=True)),
+    ] = Field(
         description=f"The text: 1 to {messages.BODY_MOST} characters once trimmed; line "
         "breaks and tabs allowed, other control characters not."
     )
-    game_id: int | None = Field(
-        default=None,
-        ge=1,
-        le=DB_ID_MAX,
-        description="A game the message is about; it must be one I may see.",
+    game_id: BodyId | None = Field(
+        default=None, description="A game the message is about; it must be one I may see."
     )
 
 
@@ -61,10 +64,8 @@ class MarkThreadRead(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    up_to: int | None = Field(
+    up_to: BodyId | None = Field(
         default=None,
-        ge=1,
-        le=DB_ID_MAX,
         description="Mark read the messages with this id or lower; null or left out: all.",
     )
 
@@ -93,6 +94,9 @@ class ThreadMessage(SentMessage):
     """A message of a thread as I see it."""
 
     unread: bool = Field(description="Written to me and not read yet.")
+    hidden: bool = Field(
+        description="A moderator hid it: `body` says so instead of what was written."
+    )
 
 
 class ThreadPage(_Answer):
@@ -207,7 +211,9 @@ async def send(
     """Send ``user_id`` a message. Starting a thread needs their leave (their
     `messages_from` setting: everyone, buddies, nobody); a reply in a thread that exists is
     always allowed; across an ignore, either way, nothing is (403 `not_accepted`, the same
-    answer in every case). 422 `invalid_body`, `yourself`, `unknown_game`; 404
+    answer in every case). 403 `muted` while a moderator's mute lasts (with `until`), except
+    to a moderator: an appeal (a first message to the moderator who acted opens a thread
+    whatever their settings). 422 `invalid_body`, `yourself`, `unknown_game`; 404
     `unknown_user`; 429 `rate_limited` (one message every 2 seconds) or `too_many_threads`
     (10 new threads a day for accounts younger than 7 days, 30 after), with `retry_after`."""
     return await run_db(

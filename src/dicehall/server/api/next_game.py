@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query
 from pydantic import Field
 
 from dicehall.server.api.deps import CurrentUser, ServicesDep
+from dicehall.server.api.params import Digits
 from dicehall.server.api.schemas import _Answer, errors
 from dicehall.server.core.ids import DB_ID_MAX
 from dicehall.server.domain.games.next_game import next_game
@@ -43,6 +44,7 @@ async def waiting_next(
     skip: Annotated[
         int | None,
         Query(ge=1, le=DB_ID_MAX, description="A game to leave out (the one on screen)."),
+        Digits,
     ] = None,
 ) -> dict[str, int | None]:
     """The next game waiting on my move, least time left first."""

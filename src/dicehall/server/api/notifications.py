@@ -13,8 +13,8 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from dicehall.server.api.deps import CurrentUser, ServicesDep
+from dicehall.server.api.params import BodyId, QueryId
 from dicehall.server.api.schemas import NotificationList, NotificationsMarked, errors
-from dicehall.server.core.ids import DB_ID_MAX
 from dicehall.server.domain import notifications
 from dicehall.server.domain.work import read, run_db, write
 
@@ -29,10 +29,8 @@ class MarkRead(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    up_to: int | None = Field(
+    up_to: BodyId | None = Field(
         default=None,
-        ge=1,
-        le=DB_ID_MAX,
         description="Mark those with this id or lower; null or left out: all of them.",
     )
 
@@ -46,7 +44,7 @@ class MarkRead(BaseModel):
 async def my_notifications(
     user: CurrentUser,
     services: ServicesDep,
-    before: Annotated[int | None, Query(ge=1, le=DB_ID_MAX)] = None,
+    before: QueryId = None,
     limit: Annotated[int, Query(ge=1, le=MOST)] = notifications.PAGE,
 ) -> dict[str, Any]:
     """My notifications, newest first, and how many are unread; ``before=ID`` (the answer's

@@ -3,19 +3,21 @@
 ``POST /api/v1/auth/password-reset`` answers 202 whether or not the address is known (nobody
 learns which addresses have accounts); an account whose *verified* address it is gets a
 link, valid once for 30 minutes. ``POST /api/v1/auth/password-reset/confirm`` sets the new
-password with the link's token; every browser session and API token of the account ends.
+password with the link's token; every browser session of the account ends, and every API
+token unless ``keep_tokens`` is true.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, status
 from fastapi.responses import JSONResponse
-from pydantic import Field
+from pydantic import Field, StrictBool
 
-from dicehall.server.api.accounts import Text, _Body, _over_limit
+from dicehall.server.api.accounts import PasswordText, Text, _Body, _over_limit
 from dicehall.server.api.deps import ServicesDep
+from dicehall.server.api.rules import Rule, email_address
 from dicehall.server.api.schemas import _Answer, errors
 from dicehall.server.domain.notices import account_mail
 from dicehall.server.infra.push import token_credential
@@ -26,14 +28,19 @@ router = APIRouter(prefix="/api/v1", tags=["accounts"])
 class ResetRequest(_Body):
     """The address the account's reset link is mailed to."""
 
-    email: Text
+    email: Annotated[Text, email_address()]
 
 
 class ResetConfirm(_Body):
     """The token from the mailed link, and the new password."""
 
-    token: Text = Field(description="The token at the end of the mailed link.")
-    password: Text
+    token: Annotated[Text, Rule(pattern="^[A-Za-z0-9_.-]+$")] = Field(
+        description="The token at the end of the mailed link."
+    )
+    password: PasswordText
+    keep_tokens: StrictBool = Field(
+        False, description="Keep the account's API tokens valid (by default the reset ends them)."
+    )
 
 
 class ResetAsked(_Answer):
@@ -43,7 +50,8 @@ class ResetAsked(_Answer):
 
 
 class ResetDone(_Answer):
-    """The password is set; every session and API token of the account ended."""
+    """The password is set; every session of the account ended, and every API token unless
+    kept."""
 
     user_id: str
     ended_sessions: int
@@ -84,12 +92,13 @@ def ask_reset(
 def confirm_reset(
     body: ResetConfirm, request: Request, services: ServicesDep
 ) -> dict[str, Any] | JSONResponse:
-    """Set a new password with a reset link's token. Refused (422): ``invalid_link``,
+    """Set a new password with a reset link's token; every session of the account ends, and
+    every API token unless ``keep_tokens``. Refused (422): ``invalid_link``,
     ``link_expired``, ``link_used`` (a link works once), ``invalid_password``."""
     limited = _over_limit(request, services, "reset-confirm", "-")
     if limited is not None:
         return limited
-    done = account_mail.confirm_reset(services, body.token, body.password)
+    done = account_mail.confirm_reset(services, body.token, body.password, body.keep_tokens)
     broker = services.broker
     broker.end_sessions_except(done.user_pk, None, "the password was reset")
     if done.token_hashes:
@@ -99,8 +108,9 @@ def confirm_reset(
         "user_id": done.user_id,
         "ended_sessions": done.sessions,
         "ended_tokens": len(done.token_hashes),
-        "message": "your password is set; every session and API token of the account "
-        "ended: sign in with the new password",
+        "message": "your password is set; every session "
+        + ("" if body.keep_tokens else "and API token ")
+        + "of the account ended: sign in with the new password",
     }
 
 

@@ -11,17 +11,18 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat
 
 from dicehall.server.api.deps import CurrentUser, ServicesDep
-from dicehall.server.api.params import db_id
+from dicehall.server.api.params import Digits, db_id
+from dicehall.server.api.rules import base64url, web_url
 from dicehall.server.api.schemas import _Answer, _moment, errors
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.notices import push_delivery, push_subscriptions
 from dicehall.server.domain.notices.vapid import site_vapid_key
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import read, run_db, write
-from dicehall.server.infra.ratelimit import bucket
+from dicehall.server.domain.write_rates import check_write_rate
 
 router = APIRouter(prefix="/api/v1", tags=["notices"])
 
@@ -41,10 +42,12 @@ class PushKeys(BaseModel):
     # A record in the Push API: keys a later browser may add are ignored.
     model_config = ConfigDict(extra="ignore")
 
-    p256dh: str = Field(
+    p256dh: Annotated[str, base64url(65, first="B[A-P]")] = Field(
         min_length=1, max_length=200, description="Its P-256 public key, base64url."
     )
-    auth: str = Field(min_length=1, max_length=100, description="Its 16-byte secret, base64url.")
+    auth: Annotated[str, base64url(16)] = Field(
+        min_length=1, max_length=100, description="Its 16-byte secret, base64url."
+    )
 
 
 class PushSubscriptionIn(BaseModel):
@@ -52,12 +55,12 @@ class PushSubscriptionIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    endpoint: str = Field(
+    endpoint: Annotated[str, web_url(schemes="https")] = Field(
         min_length=1,
         max_length=1000,
         description="The push service's URL for this browser (https).",
     )
-    expirationTime: float | None = Field(
+    expirationTime: StrictFloat | None = Field(
         default=None, description="When the subscription ends (ms since the epoch), or null."
     )
     keys: PushKeys
@@ -181,7 +184,7 @@ async def my_subscriptions(user: CurrentUser, services: ServicesDep) -> dict[str
     responses=errors(400, 401, 403, 404, 422, 503),
 )
 async def unsubscribe(
-    subscription_id: Annotated[int, db_id("push subscription")],
+    subscription_id: Annotated[int, db_id("push subscription"), Digits],
     user: CurrentUser,
     services: ServicesDep,
 ) -> dict[str, int]:
@@ -210,14 +213,7 @@ async def test_push(user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
     `rate_limited` beyond a few a minute)."""
 
     def send() -> push_delivery.PushReport:
-        wait = services.limiter.hit([bucket("push-test", "user", str(user.id))])
-        if wait is not None:
-            raise Refused(
-                "too_many",
-                "rate_limited",
-                f"too many test pushes; try again in {wait} seconds",
-                retry_after=wait,
-            )
+        check_write_rate(services, "push_test", user.id)
         try:
             return push_delivery.deliver_to_user(
                 services, push_delivery.trial_notice(services, user.id)

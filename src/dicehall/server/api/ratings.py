@@ -1,9 +1,10 @@
 """The ratings API: the rating kinds, each kind's leaderboard, and a user's rating history.
 
 A rating shows as 1500 + 40 per unit of openskill's mu, provisional ("1540?") below 10 rated
-games or while its sigma is large. A leaderboard lists the players with 10 rated games or
-more and a rated game in the last 30 days, ranked by mu - 2 sigma (from the stored values;
-see :mod:`dicehall.server.domain.ratings.leaderboard`), a page at a time. A user's ratings
+games or while its sigma is large. A leaderboard lists the players with a rated game in the
+last 30 days: those with 10 rated games or more first, then those with fewer (provisional),
+each part ranked by mu - 2 sigma (from the stored values; see
+:mod:`dicehall.server.domain.ratings.leaderboard`), a page at a time. A user's ratings
 are on their profile (``GET /api/v1/users/{user_id}``, ``ratings``).
 """
 
@@ -16,6 +17,7 @@ from sqlalchemy import Connection
 
 from dicehall.server.api.deps import ServicesDep
 from dicehall.server.api.ratings_schemas import Leaderboard, RatingHistory, RatingKinds
+from dicehall.server.api.rules import Rule
 from dicehall.server.api.schemas import errors
 from dicehall.server.domain import history as users
 from dicehall.server.domain.ratings import history, leaderboard
@@ -52,7 +54,9 @@ async def board(
     services: ServicesDep,
     cursor: Cursor = None,
     limit: Annotated[
-        int, Query(description=f"Players per page, 1 to {leaderboard.PAGE_MAX}.")
+        int,
+        Query(description=f"Players per page, 1 to {leaderboard.PAGE_MAX}."),
+        Rule(minimum=1, maximum=leaderboard.PAGE_MAX),
     ] = leaderboard.PAGE,
 ) -> dict[str, Any]:
     """The leaderboard of one rating kind, best first, a page at a time: follow ``next``
@@ -78,7 +82,9 @@ async def rating_history(
     services: ServicesDep,
     cursor: Cursor = None,
     limit: Annotated[
-        int, Query(description=f"Games per page, 1 to {leaderboard.PAGE_MAX}.")
+        int,
+        Query(description=f"Games per page, 1 to {leaderboard.PAGE_MAX}."),
+        Rule(minimum=1, maximum=leaderboard.PAGE_MAX),
     ] = history.PAGE,
 ) -> dict[str, Any]:
     """What each rated game of ``kind`` did to the user's rating, newest first, a page at a

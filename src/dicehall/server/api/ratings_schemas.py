@@ -41,10 +41,12 @@ class RatingKinds(_Answer):
 
     kinds: list[RatingKindOut]
     listed_games: int = Field(
-        description="Leaderboards list players with this many rated games of the kind or more"
+        description="Leaderboards rank players with this many rated games of the kind or more "
+        "first, and those with fewer (provisional) after them,"
     )
     active_days: int = Field(
-        description="and a rated game of the kind in this many days (ranked by mu - 2 sigma)."
+        description="all with a rated game of the kind in this many days (each part ranked "
+        "by mu - 2 sigma)."
     )
 
 
@@ -55,7 +57,10 @@ class LeaderboardPlayer(_Answer):
     user: str = Field(description="Their user id.")
     display_name: str
     rating: int = Field(description="Their rating, as profiles show it.")
-    provisional: bool = Field(description="Still too uncertain to mean much.")
+    provisional: bool = Field(
+        description="Still too uncertain to mean much: fewer than `listed_games` rated games "
+        "(such players follow the settled ones), or a sigma still large."
+    )
     games: int = Field(description="Rated games of this kind.")
     floor: int = Field(
         description="What the board ranks by, on the rating's scale: the rating they are very "

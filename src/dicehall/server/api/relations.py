@@ -17,6 +17,7 @@ from dicehall.server.api.schemas import _Answer, _moment, errors
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.work import read, run_db, write
+from dicehall.server.domain.write_rates import check_write_rate
 
 router = APIRouter(prefix="/api/v1", tags=["people"])
 
@@ -83,13 +84,14 @@ async def set_relation(
     user_id: UserIdPath, body: RelationIn, user: CurrentUser, services: ServicesDep
 ) -> dict[str, Any]:
     """Name ``user_id`` a buddy or ignore them (replacing what I said), with a note (404
-    `unknown_user`, 422 `yourself`)."""
+    `unknown_user`, 422 `yourself`, 429 `rate_limited` past the limit on list changes)."""
 
     def work(conn: Connection) -> dict[str, Any]:
         target_pk, _ = relations.target_of(conn, user.id, user_id)
         relations.put(conn, user.id, target_pk, body.kind, body.note)
         return relations.listing(conn, user.id, target_pk=target_pk)[0].as_json()
 
+    await run_db(services, check_write_rate, services, "relations", user.id)
     answer: dict[str, Any] = await run_db(services, write, services, work)
     return answer
 

@@ -86,8 +86,9 @@ _ERRORS: dict[int, str] = {
     401: "Not signed in, or the session or token has ended "
     "(`unauthenticated`, `session_expired`, `wrong_login`, `not_a_session`).",
     403: "Not yours to do, or a cookie-signed write without its CSRF token "
-    "(`csrf`, `not_your_game`, `not_yours`, `wrong_password`, `not_a_player`), or the other "
-    "person does not accept it from you (`not_accepted`: their settings, or an ignore).",
+    "(`csrf`, `not_your_game`, `not_yours`, `wrong_password`, `not_a_player`), or only a "
+    "browser session may do it (`not_a_session`), or the other person is out of reach "
+    "(`not_accepted`: the same words for their settings, an ignore or a closed account).",
     404: "There is no such thing, or it is not yours or not public yet "
     "(`not_found`, `no_such_user`, `no_such_token`, `no_hints`, `not_revealed`).",
     409: "The state does not allow it (`stale` and `finished` with the current `version`, "
@@ -158,10 +159,12 @@ class SignedOut(_Answer):
 
 
 class PasswordChanged(_Answer):
-    """The password changed; the user's other browser sessions ended."""
+    """The password changed; the user's other browser sessions ended, and their API tokens
+    unless kept."""
 
     user: UserProfile
     ended_sessions: int = Field(description="How many browser sessions were signed out.")
+    ended_tokens: int = Field(description="How many API tokens ended (0 with `keep_tokens`).")
     message: str
 
 
@@ -241,6 +244,11 @@ class SeatClock(_Answer):
         json_schema_extra={"format": "date-time"},
     )
     running: bool = Field(description="The seat is to act and its bank is running.")
+    saved_by: Literal["vacation", "away"] | None = Field(
+        description="The running seat's bank ran out this turn and its deadline was moved: "
+        "by `vacation` (a floating hour of the allowance) or by the player's announced "
+        "absence (`away`). Null otherwise."
+    )
 
 
 class ClockOut(_Answer):
@@ -325,7 +333,10 @@ class Game(_Answer):
         "first). Null until it is over."
     )
     private: bool = Field(description="Only the players and invited users may watch.")
-    vacation: bool = Field(description="A seat's vacation allowance may save it from a timeout.")
+    vacation: bool = Field(
+        description="A seat's vacation allowance may save it from a timeout (never at a pace "
+        "under a day, whatever the game was created with)."
+    )
     rating_kind: str | None = Field(
         description="The rating a rated game counts for (`boatzee-double`, ...); null: unrated."
     )
@@ -357,6 +368,7 @@ class GameSummary(_Answer):
 
     id: int
     game: str
+    title: str = Field(description='Its name as its options make it, e.g. "Triple Boatzee".')
     status: GameStatus
     version: int
     to_act: int | None
@@ -394,7 +406,9 @@ class BotStrength(_Answer):
     """A bot's place on one rating kind's bot ladder (games between the bots)."""
 
     kind: str = Field(description="The rating kind, e.g. `boatzee-double`.")
-    place: int = Field(description="1 for the strongest bot of the kind.")
+    place: int = Field(
+        description="1 for the strongest bot of the kind: the largest share of the wins."
+    )
     rating: int = Field(description="Rated as the site rates players (1500 to start).")
     rating_low: int = Field(description="The rating's 95% interval, low end.")
     rating_high: int

@@ -12,8 +12,12 @@ from fastapi import APIRouter, Body
 from pydantic import Field, create_model
 
 from dicehall.server.api.deps import CurrentUser, ServicesDep
+from dicehall.server.api.rules import spaced
 from dicehall.server.api.schemas import _Answer, errors
+from dicehall.server.domain.notices import reminders as reminder_marks
+from dicehall.server.domain.notices.zones import known_zones
 from dicehall.server.domain.people import settings
+from dicehall.server.domain.ratings import kinds as rating_kinds
 from dicehall.server.domain.work import read, run_db
 
 router = APIRouter(prefix="/api/v1", tags=["people"])
@@ -31,10 +35,17 @@ SettingsOut = create_model(
 
 def _change_schema() -> dict[str, Any]:
     """The request body as the schema documents it: any of the settings, nothing else (a key
-    left out keeps its value, so no default is shown)."""
+    left out keeps its value, so no default is shown), with the rules the settings' own
+    checks hold (known zones and rating kinds, the reminders' form)."""
     schema = settings.UserSettings.model_json_schema()
-    for prop in schema["properties"].values():
+    props = schema["properties"]
+    for prop in props.values():
         prop.pop("default", None)
+    props["time_zone"]["enum"] = sorted(known_zones())
+    kinds = list(rating_kinds.names())
+    props["ratings_shown"].update(maxItems=2 * len(kinds), items={"type": "string", "enum": kinds})
+    props["reminders"].update(maxItems=reminder_marks.MOST)
+    props["reminders"]["items"]["pattern"] = spaced("[1-9][0-9]?%|[1-9][0-9]{0,2}[MmHhDd]")
     schema["title"] = "UserSettingsChange"
     schema["description"] = "Some of my settings, to change; those left out keep their value."
     return schema
@@ -66,7 +77,7 @@ async def my_settings(user: CurrentUser, services: ServicesDep) -> dict[str, Any
     "/users/me/settings",
     operation_id="users-me-settings-update",
     response_model=SettingsOut,
-    responses=errors(400, 401, 403, 422, 503),
+    responses=errors(400, 401, 403, 422, 429, 503),
     openapi_extra=_CHANGE_BODY,
 )
 async def change_settings(
@@ -74,7 +85,8 @@ async def change_settings(
 ) -> dict[str, Any]:
     """Change some of my settings and answer all of them. An unknown key, a value of the
     wrong type (``"true"`` or ``1`` for a boolean) or one not offered: 422
-    ``invalid_settings``, and nothing is stored. My open pages are told at once."""
+    ``invalid_settings``, and nothing is stored; past the limit on settings changes, 429
+    ``rate_limited``. My open pages are told at once."""
     changed: settings.UserSettings = await run_db(services, settings.save, services, user.id, body)
     return changed.model_dump()
 

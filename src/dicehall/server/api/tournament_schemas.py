@@ -4,13 +4,27 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
+from dicehall.server.api.rules import FORMATS, GameName, Rule, tidied_line, words
 from dicehall.server.api.schemas import _Answer
+from dicehall.server.domain.games.pace import LONGEST
+from dicehall.server.domain.tournaments import paces
+from dicehall.server.domain.tournaments.create import NAME_MAX
 
-OptionValue = str | int | bool | None
+OptionValue = str | StrictInt | StrictBool | None
 _DATE_TIME: Any = {"format": "date-time"}
-Pace = Annotated[str, Field(max_length=20)] | dict[str, int]
+Pace = (
+    Annotated[str, Field(max_length=20), Rule(pattern=words(*paces.PRESETS))]
+    | Annotated[
+        dict[str, StrictInt],
+        Rule(
+            properties={"bank": {"type": "integer", "minimum": 1, "maximum": LONGEST}},
+            required=["bank"],
+            additionalProperties=False,
+        ),
+    ]
+)
 
 
 class CreateTournament(BaseModel):
@@ -18,21 +32,23 @@ class CreateTournament(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=80)
-    game: str = Field(max_length=30, description="The game, e.g. `bullseye`.")
+    name: Annotated[str, Rule(pattern=tidied_line(NAME_MAX, never=FORMATS))] = Field(
+        min_length=1, max_length=NAME_MAX
+    )
+    game: GameName = Field(description="The game, e.g. `bullseye`.")
     options: dict[str, OptionValue] = Field(
         default_factory=dict, max_length=20, description="The game's options, as for a game."
     )
     format: Literal["cup", "swiss", "knockout"]
-    size: int | None = Field(
+    size: StrictInt | None = Field(
         default=None,
         ge=2,
         le=256,
         description="Players: a cup's exact size; for a Swiss or a knockout, the most that "
         "may join (required when there is no start time: it starts when full).",
     )
-    rounds: int | None = Field(default=None, ge=1, le=20, description="A Swiss's rounds.")
-    table: int | None = Field(
+    rounds: StrictInt | None = Field(default=None, ge=1, le=20, description="A Swiss's rounds.")
+    table: StrictInt | None = Field(
         default=None,
         ge=1,
         le=8,
@@ -43,14 +59,14 @@ class CreateTournament(BaseModel):
         description="Each player's time bank for a whole game: `live` (20 min), `brisk` (2 "
         'days), `daily` (7 days), `relaxed` (14 days), or `{"bank": seconds}`.',
     )
-    rated: bool = Field(default=True, description="Its games count for the players' ratings.")
+    rated: StrictBool = Field(default=True, description="Its games count for the players' ratings.")
     starts_at: str | None = Field(
         default=None,
         max_length=40,
         description="When it starts (ISO 8601), with whoever joined; null: when full.",
         json_schema_extra=_DATE_TIME,
     )
-    buddies_only: bool = Field(
+    buddies_only: StrictBool = Field(
         default=False, description="Only the creator and those they name buddies may join."
     )
 
@@ -61,6 +77,7 @@ class TournamentSummary(_Answer):
     id: int
     name: str
     game: str
+    title: str = Field(description='The game\'s name as its options make it ("Triple Boatzee").')
     format: str = Field(description="`cup`, `swiss` or `knockout`.")
     status: str = Field(description="`open`, `running`, `finished` or `cancelled`.")
     players: int

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, status
 from sqlalchemy import Connection
 
 from dicehall.server.api.deps import CurrentUser, OptionalUser, ServicesDep
-from dicehall.server.api.params import db_id
+from dicehall.server.api.params import Digits, db_id
 from dicehall.server.api.schemas import errors
 from dicehall.server.api.tournament_schemas import (
     CreateTournament,
@@ -23,7 +23,7 @@ from dicehall.server.domain.work import read, run_db, write
 
 router = APIRouter(prefix="/api/v1", tags=["tournaments"])
 
-TournamentId = Annotated[int, db_id("tournament")]
+TournamentId = Annotated[int, db_id("tournament"), Digits]
 
 
 @router.get(

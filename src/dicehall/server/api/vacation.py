@@ -2,7 +2,8 @@
 
 An absence is paid from the allowance when it is announced; while it lasts, a deadline of
 mine that runs out moves to its end. Ending it early (or making any move) gives back the
-unused part.
+unused part (less a floating hour for the games still waiting on a deadline it moved, see
+:mod:`~dicehall.server.domain.games.absence`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dicehall.server.api.deps import CurrentUser, ServicesDep
 from dicehall.server.api.schemas import VacationState, errors
 from dicehall.server.core.clock import now
 from dicehall.server.domain import vacation
+from dicehall.server.domain.games import absence
 from dicehall.server.domain.work import read, run_db, write
 
 router = APIRouter(prefix="/api/v1", tags=["vacation"])
@@ -61,7 +63,7 @@ async def go_away(body: GoAway, user: CurrentUser, services: ServicesDep) -> dic
         services,
         write,
         services,
-        lambda conn: vacation.go_away(conn, user.id, body.until, now()),
+        lambda conn: absence.go_away(conn, user.id, body.until, now()),
     )
     return held.as_json()
 
@@ -73,9 +75,10 @@ async def go_away(body: GoAway, user: CurrentUser, services: ServicesDep) -> dic
     responses=errors(401, 403, 503),
 )
 async def come_back(user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
-    """End my absence now, giving back its unused part (nothing changes without one)."""
+    """End my absence now, giving back its unused part (nothing changes without one); a
+    game still waiting on a deadline it moved gets a floating hour from now."""
     held: vacation.Allowance = await run_db(
-        services, write, services, lambda conn: vacation.ended_away(conn, user.id, now())
+        services, write, services, lambda conn: absence.come_back(conn, user.id, now())[0]
     )
     return held.as_json()
 

@@ -13,7 +13,8 @@ from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from dicehall.server.api.deps import CurrentUser, OptionalUser, ServicesDep
-from dicehall.server.api.params import GameId
+from dicehall.server.api.params import GameId, QueryId
+from dicehall.server.api.rules import GameName
 from dicehall.server.api.schemas import GameSummary, Watchers, errors
 from dicehall.server.domain.games import watching
 from dicehall.server.domain.services import Services
@@ -39,9 +40,9 @@ class InviteWatcher(BaseModel):
 async def live(
     services: ServicesDep,
     user: OptionalUser,
-    game: Annotated[str | None, Query(max_length=30, description="Only this game.")] = None,
+    game: Annotated[GameName | None, Query(description="Only this game.")] = None,
     limit: Annotated[int, Query(ge=1, le=watching.LIVE_PAGE_MAX)] = watching.LIVE_PAGE,
-    before: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
+    before: QueryId = None,
 ) -> list[dict[str, Any]]:
     """Games in progress that I may watch (public ones, and private ones I play in or was
     invited to watch), newest first; ``before=ID`` (the last id of a page) gives the next

@@ -8,13 +8,14 @@ non-public address (no server-side request forgery), unless the site allows that
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
 from dicehall.server.api.deps import CurrentUser, ServicesDep
+from dicehall.server.api.rules import web_url
 from dicehall.server.api.schemas import _Answer, _moment, errors
 from dicehall.server.core.clock import now
 from dicehall.server.domain.errors import Refused
@@ -36,7 +37,7 @@ class WebhookIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    url: str = Field(
+    url: Annotated[str, web_url()] = Field(
         max_length=webhook_store.MAX_URL,
         description="An http or https URL of a public host (no user name or password in it).",
     )

@@ -17,6 +17,10 @@ A socket opened with ``?tournament=ID`` follows tournament ID (its page, signed 
 it hears ``{"type": "tournament", "id": ID, "version": v}`` on each change; a tournament
 that does not exist is refused with close code 4404 before the socket is accepted.
 
+A socket opened with ``?singularity=1`` follows the site's pulse (the Singularity page,
+signed in or not): it hears ``{"type": "singularity"}`` whenever a game or a tournament
+ends (the page then asks for the moments and counts again).
+
 A player's socket that follows their own game marks that game open in their tab (see
 ``domain.notices.viewing``): its notices stay off their e-mail, push and webhook meanwhile.
 
@@ -108,7 +112,8 @@ async def push_socket(websocket: WebSocket) -> None:
     s}`` on each change of game ID (to spectators) and ``{"type": "watching", "game": ID,
     "watching": n, "seq": s}`` when its count of spectators changes; with
     ``?tournament=ID``, ``{"type": "tournament", "id": ID, "version": v}`` on each change
-    of tournament ID."""
+    of tournament ID; with ``?singularity=1``, ``{"type": "singularity"}`` whenever a game
+    or a tournament ends."""
     services: Services = websocket.app.state.services
     origin = websocket.headers.get("origin")
     if origin and "authorization" not in websocket.headers:
@@ -118,8 +123,9 @@ async def push_socket(websocket: WebSocket) -> None:
             return
     watched = _watched(websocket)
     followed = _watched(websocket, "tournament")
+    pulse = "singularity" in websocket.query_params
     who = await run_in_threadpool(_who, websocket, services)
-    if who is None and watched is None and followed is None:
+    if who is None and watched is None and followed is None and not pulse:
         await websocket.close(code=4401, reason="sign in first")
         return
     if followed is not None and not (
@@ -157,6 +163,8 @@ async def push_socket(websocket: WebSocket) -> None:
                 await stack.enter_async_context(
                     services.broker.follow_tournament(followed, queue, user_pk=user_pk)
                 )
+            if pulse:
+                await stack.enter_async_context(services.broker.follow_site(queue, user_pk=user_pk))
             if user_pk is not None:
                 # An open socket keeps its user on Who is here (at its game, if it follows one).
                 await stack.enter_async_context(

@@ -69,6 +69,12 @@ class User(Base):
     email_verified_at: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True
     )
+    #: "" (a member) or "moderator" (see ``domain.moderation``).
+    role: Mapped[str] = mapped_column(String(12), default="", server_default="")
+    #: Moderation: no writing others read until then; no signing in until then; closed for good.
+    muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    suspended_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class AuthSession(Base):
@@ -232,6 +238,8 @@ class EventRow(Base):
     ``bag_shuffle`` the committed shuffle a bag draw came from (its prefix, in order)."""
 
     __tablename__ = "game_events"
+    #: The moves of the last hour (Singularity's count) are one index range.
+    __table_args__ = (Index("ix_game_events_created", "created_at"),)
 
     game_id: Mapped[int] = mapped_column(
         ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
@@ -503,6 +511,8 @@ class Message(Base):
         ForeignKey("games.id", ondelete="SET NULL"), nullable=True
     )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When a moderator hid it (the audit log says who and why); None: shown.
+    hidden_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class ChatLine(Base):
@@ -519,6 +529,8 @@ class ChatLine(Base):
     channel: Mapped[str] = mapped_column(String(10))
     body: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When a moderator hid it (the audit log says who and why); None: shown.
+    hidden_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Invite(Base):
@@ -889,3 +901,126 @@ class GameView(Base):
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     #: When the socket closed (None: open).
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Report(Base):
+    """A member's report of a user, a profile, a message, a chat line or a testimonial,
+    with what the content said when it was reported, and what became of it."""
+
+    __tablename__ = "reports"
+    __table_args__ = (
+        Index("ix_reports_status", "status", "id"),
+        Index("ix_reports_target", "target_kind", "target_id", "reporter_pk"),
+        NEVER_REUSE_IDS,
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    reporter_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    #: user, profile, message, chat or testimonial.
+    target_kind: Mapped[str] = mapped_column(String(12))
+    #: The user's, message's, chat line's or testimonial's id.
+    target_id: Mapped[int] = mapped_column(Integer)
+    #: Who wrote or is the reported thing.
+    target_user_pk: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), index=True
+    )
+    #: spam, abuse, cheating, inappropriate or other.
+    reason: Mapped[str] = mapped_column(String(16))
+    text: Mapped[str] = mapped_column(String(500), default="")
+    #: The reported text as it was then (a profile's name and about text, a message...).
+    content: Mapped[str] = mapped_column(Text, default="")
+    #: open, resolved or dismissed.
+    status: Mapped[str] = mapped_column(String(10))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    handled_by: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), nullable=True
+    )
+    handled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ModerationAction(Base):
+    """One entry of the moderation audit log (append-only): who did what to whom, why,
+    until when, and to which content."""
+
+    __tablename__ = "moderation_actions"
+    __table_args__ = (Index("ix_moderation_actions_target", "target_pk", "id"), NEVER_REUSE_IDS)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: None: the site's administrator (``dicehall admin``).
+    moderator_pk: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), nullable=True
+    )
+    target_pk: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), nullable=True
+    )
+    #: warn, mute, unmute, hide, unhide, suspend, lift, close, dismiss, approve, grant, revoke.
+    action: Mapped[str] = mapped_column(String(12))
+    reason: Mapped[str] = mapped_column(String(500))
+    until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The content acted on (message, chat, testimonial, profile) and its text then.
+    content_kind: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    content_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    content_text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    report_id: Mapped[int | None] = mapped_column(
+        ForeignKey("reports.id", ondelete="SET NULL"), nullable=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Testimonial(Base):
+    """A member's testimonial about the site (one each), shown once a moderator approved it."""
+
+    __tablename__ = "testimonials"
+    __table_args__ = (Index("ix_testimonials_status", "status", "id"), NEVER_REUSE_IDS)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_pk: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), unique=True)
+    body: Mapped[str] = mapped_column(Text)
+    #: pending, approved or hidden.
+    status: Mapped[str] = mapped_column(String(10))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    approved_by: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), nullable=True
+    )
+    approved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Highlight(Base):
+    """A moment worth a look on Singularity, written as its game or tournament ends:
+    something a seat did in a finished public game (a Boatzee, a big pot, a record), or a
+    tournament's winner; unshown rows are the scores later games' records are measured
+    against (``record`` names the record, ``value`` is the figure)."""
+
+    __tablename__ = "highlights"
+    __table_args__ = (
+        #: The feed: the latest shown moments, newest first.
+        Index("ix_highlights_shown", "shown", "id"),
+        #: A record: the best value under one key.
+        Index("ix_highlights_record", "record", "value"),
+        NEVER_REUSE_IDS,
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    #: The game's seat the moment is about.
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    tournament_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=True
+    )
+    #: A tournament's winner.
+    user_pk: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), nullable=True
+    )
+    #: The game's kind of highlight (boatzee, pot, ...), record, or tournament.
+    what: Mapped[str] = mapped_column(String(20))
+    #: The game's name as its options make it ("Triple Boatzee"), or the tournament's name.
+    title: Mapped[str] = mapped_column(String(80))
+    #: What was done, in words that follow the seat's or winner's name.
+    text: Mapped[str] = mapped_column(String(300))
+    value: Mapped[int] = mapped_column(BigInteger)
+    record: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    shown: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

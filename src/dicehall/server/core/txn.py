@@ -16,6 +16,7 @@ from sqlalchemy import Connection
 _KEY = "dicehall_after_commit"
 _PUBLISH = "dicehall_publish"
 _PUBLISH_TOURNAMENT = "dicehall_publish_tournament"
+_PUBLISH_SITE = "dicehall_publish_site"
 
 Publish = Callable[[int, dict[str, Any]], None]
 """Sends a message to one user's live connections (the push broker's ``publish``)."""
@@ -65,3 +66,17 @@ def publish_tournament_after_commit(
     publish: Publish | None = conn.info.get(_PUBLISH_TOURNAMENT)
     if publish is not None:
         after_commit(conn, lambda: publish(tournament_id, message))
+
+
+def bind_site_publisher(conn: Connection, publish: Callable[[dict[str, Any]], None]) -> None:
+    """Let work on ``conn`` push messages to the sockets following the site's pulse (the
+    Singularity page) once it commits (``publish(message)``: the broker's)."""
+    conn.info[_PUBLISH_SITE] = publish
+
+
+def publish_site_after_commit(conn: Connection, message: dict[str, Any]) -> None:
+    """Push ``message`` to the sockets following the site's pulse once the transaction on
+    ``conn`` has committed (a connection with no publisher bound pushes nothing)."""
+    publish: Callable[[dict[str, Any]], None] | None = conn.info.get(_PUBLISH_SITE)
+    if publish is not None:
+        after_commit(conn, lambda: publish(message))

@@ -39,9 +39,12 @@ from dicehall.server.domain.account_checks import (
 )
 from dicehall.server.domain.auth_cache import credentials_changed
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.moderation.standing import barred, may_write
 from dicehall.server.domain.people import search
+from dicehall.server.domain.people.settings import parse as parse_settings
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.vacation import SIGN_UP_ALLOWANCE
+from dicehall.server.domain.write_rates import check_write_rate
 from dicehall.server.infra.ratelimit import attempt_buckets, bucket
 
 
@@ -188,6 +191,10 @@ def log_in(
         raise Refused("unauthenticated", "wrong_login", WRONG_LOGIN)
     if not _verify(hasher, user.password_hash, password):
         raise Refused("unauthenticated", "wrong_login", WRONG_LOGIN)
+    # Only whoever knows the password learns that the account is suspended or closed.
+    refused = barred(user, now(), parse_settings(user.settings).time_zone)
+    if refused is not None:
+        raise refused
     rehashed = hasher.hash(password) if hasher.check_needs_rehash(user.password_hash) else None
     with services.write() as db:
         fresh = db.get(User, user.id)
@@ -213,17 +220,35 @@ def log_out(services: Services, session_id: str) -> None:
     credentials_changed()
 
 
+@dataclass(frozen=True)
+class PasswordChanged:
+    """A password changed: how many browser sessions ended, and the API tokens that ended
+    (their stored hashes, to close their push sockets)."""
+
+    sessions: int
+    token_hashes: list[str]
+
+    def words(self) -> str:
+        """What the change did, as the answer and the page say it."""
+        ended = "session was" if self.sessions == 1 else "sessions were"
+        tokens = len(self.token_hashes)
+        also = f" and {tokens} API token{'' if tokens == 1 else 's'} ended" if tokens else ""
+        return f"your password is changed; {self.sessions} other browser {ended} signed out{also}"
+
+
 def change_password(
     services: Services,
     user: User,
     keep_session: str | None,
     old_password: str,
     new_password: str,
-) -> int:
-    """Set a new password and end every session of the user but ``keep_session``.
+    keep_tokens: bool = False,
+) -> PasswordChanged:
+    """Set a new password and end every session of the user but ``keep_session``, and
+    every API token unless ``keep_tokens`` (the user keeps them on purpose).
 
-    Returns how many sessions were ended. 403 ``wrong_password`` when the old password is
-    wrong; 422 when the new one breaks a rule or equals the old one.
+    403 ``wrong_password`` when the old password is wrong; 422 when the new one breaks a
+    rule or equals the old one.
     """
     if len(old_password) > PASSWORD_MAX or not _verify(
         services.hasher, user.password_hash, old_password
@@ -250,15 +275,27 @@ def change_password(
         if keep_session is not None:
             doomed = doomed.where(AuthSession.id != keep_session)
         ended = db.execute(doomed.returning(AuthSession.id)).all()
+        hashes: list[str] = []
+        if not keep_tokens:
+            hashes = list(
+                db.execute(
+                    delete(ApiToken)
+                    .where(ApiToken.user_pk == fresh.id)
+                    .returning(ApiToken.token_hash)
+                ).scalars()
+            )
     credentials_changed()
-    return len(ended)
+    return PasswordChanged(len(ended), hashes)
 
 
 def find_user(db: Session, user_id: str) -> User:
-    """The user with this id (any case); 404 ``no_such_user`` otherwise."""
+    """The user with this id (any case); 404 ``no_such_user`` otherwise (``account_closed``
+    for a closed account)."""
     user = None
     if _USER_ID_SHAPE.fullmatch(user_id):
         user = db.scalar(select(User).where(User.key == user_key(user_id)))
+    if user is not None and user.closed_at is not None:
+        raise Refused("not_found", "account_closed", f"the account {user.user_id!r} is closed")
     if user is None:
         shown = user_id if len(user_id) <= USER_ID_MAX else user_id[:USER_ID_MAX] + "..."
         raise Refused("not_found", "no_such_user", f"there is no user {shown!r}")
@@ -268,13 +305,16 @@ def find_user(db: Session, user_id: str) -> User:
 def update_profile(
     services: Services, user: User, display_name: str | None, about: str | None
 ) -> User:
-    """Change the display name and/or the about text; fields left out stay as they are."""
+    """Change the display name and/or the about text; fields left out stay as they are
+    (403 ``muted`` while a moderator's mute lasts)."""
     name = check_display_name(display_name) if display_name is not None else None
     text = check_about(about) if about is not None else None
+    check_write_rate(services, "profile", user.id)  # 429 ``rate_limited`` past the limit
     with services.write() as db:
         fresh = db.get(User, user.id)
         if fresh is None:  # pragma: no cover - deleted while editing
             raise Refused("unauthenticated", "unauthenticated", "sign in first")
+        may_write(db.connection(), fresh.id, now())
         if name is not None:
             refuse_look_alike_name(db, name, fresh)
             fresh.display_name = name
@@ -334,15 +374,24 @@ def revoke_token(services: Services, user: User, token_id: int) -> str:
 
 
 def count_attempt(
-    services: Services, kind: str, address: str, user_id: str, *, own: bool = False
+    services: Services,
+    kind: str,
+    address: str,
+    user_id: str,
+    *,
+    own: bool = False,
+    device: str | None = None,
 ) -> int | None:
     """Count an attempt (``kind``: signup, login, password) from ``address`` at ``user_id``;
     the seconds to wait when it is over the limit, else None.
 
     It counts on the client's network and on the pair of address and user id, never on the
-    user id alone, unless ``own``: the user is signed in, so nobody else can spend that count.
+    user id alone, unless ``own``: the user is signed in, so nobody else can spend that count;
+    and on ``device`` (a device proof's nonce, see ``login_guard``) when one is given.
     """
     keys = attempt_buckets(kind, address, user_key(user_id))
     if own:
         keys.append(bucket(kind, "user", user_key(user_id)))
+    if device is not None:
+        keys.append(bucket(kind, "device", device))
     return services.limiter.hit(keys)

@@ -19,6 +19,7 @@ from dicehall.server.core.db import is_sqlite, make_engine, migrate, session_fac
 from dicehall.server.core.writelock import WriteLock
 from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.people import search
+from dicehall.server.infra.login_throttle import AccountThrottle, MemoryThrottle, make_throttle
 from dicehall.server.infra.presence import MemoryPresence, Presence, make_presence
 from dicehall.server.infra.push import Broker, make_broker
 from dicehall.server.infra.ratelimit import RateLimiter, make_limiter
@@ -40,6 +41,8 @@ class Services:
     write_lock: AbstractContextManager[Any] = field(default_factory=nullcontext)
     #: Who is here (in memory, or shared through Redis).
     presence: Presence = field(default_factory=MemoryPresence)
+    #: The per-account delay between log-in tries (in memory, or shared through Redis).
+    throttle: AccountThrottle = field(default_factory=MemoryThrottle)
 
     @contextmanager
     def write_conn(self) -> Iterator[Connection]:
@@ -51,6 +54,7 @@ class Services:
         with self.write_lock, self.write_engine.connect() as conn:
             txn.bind_publisher(conn, self.broker.publish)
             txn.bind_tournament_publisher(conn, self.broker.publish_tournament)
+            txn.bind_site_publisher(conn, self.broker.publish_site)
             try:
                 with conn.begin():
                     yield conn
@@ -113,6 +117,7 @@ def build_services(settings: Settings) -> Services:
         make_limiter(settings),
         lock,
         make_presence(settings),
+        make_throttle(settings),
     )
     pool.ensure_reserve(services.write_conn)
     _give_search_terms(services)

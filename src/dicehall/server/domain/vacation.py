@@ -1,10 +1,16 @@
 """Vacation: each account's allowance of time that saves its seats from timeouts.
 
-An account starts with 7 days, gains 2 days a month (30 days), and holds at most 30 days.
-When one of its seats would time out, an hour of allowance is spent and every deadline of
-the account inside that hour moves to its end (floating vacation: spent only when it saves a
-game). An announced absence (``away``) is paid for up front, moves every deadline before its
-end to its end, and any move ends it (the unused part is given back).
+An account starts with 7 days, gains 2 days a month (30 days, accrued by the second), and
+holds at most 30 days. When one of its seats would time out, an hour of allowance is spent
+and every deadline of the account inside that hour moves to its end (floating vacation:
+spent only when it saves a game). An announced absence (``away``) is paid for up front and
+moves every deadline before its end to its end. Ending it early (coming back, or any move)
+gives back the part from then to its end, whole, unless a game still waits on a deadline
+the absence moved: then that part less an hour, which becomes a floating hour from then for
+those games (see :mod:`~dicehall.server.domain.games.absence`, which moves them).
+
+Only games that allow vacation at a pace of a day or more are saved
+(:func:`~dicehall.server.domain.games.pace.vacation_saves`): the callers check that.
 """
 
 from __future__ import annotations
@@ -103,17 +109,23 @@ def _store(conn: Connection, user_pk: int, allowance_: Allowance) -> None:
     )
 
 
-def save_from_timeout(conn: Connection, user_pk: int, deadline: datetime) -> datetime | None:
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """A seat saved from a timeout: its new deadline, and what paid for it (``vacation``:
+    a floating hour; ``away``: an announced absence)."""
+
+    until: datetime
+    by: str
+
+
+def save_from_timeout(conn: Connection, user_pk: int, deadline: datetime) -> Saved | None:
     """The new deadline for a seat of ``user_pk`` whose time ran out at ``deadline``: the
     end of a window already paid for, or of a new floating hour (spent now); None when the
     allowance cannot pay for an hour."""
     held = allowance(conn, user_pk, now(), lock=True)
     covered = held.covering(deadline)
     if covered is not None:
-        if held.away_until == covered and (held.until is None or held.until < covered):
-            # The absence saved a game: its time up to its end is spent (no refund).
-            _store(conn, user_pk, Allowance(held.seconds, held.at, covered, held.away_until))
-        return covered
+        return Saved(covered, "away" if covered == held.away_until else "vacation")
     if held.seconds < FLOATING_HOUR:
         return None
     end = deadline + timedelta(seconds=FLOATING_HOUR)
@@ -122,7 +134,7 @@ def save_from_timeout(conn: Connection, user_pk: int, deadline: datetime) -> dat
         user_pk,
         Allowance(held.seconds - FLOATING_HOUR, held.at, end, held.away_until),
     )
-    return end
+    return Saved(end, "vacation")
 
 
 def go_away(conn: Connection, user_pk: int, until: datetime, at: datetime) -> Allowance:
@@ -150,14 +162,22 @@ def go_away(conn: Connection, user_pk: int, until: datetime, at: datetime) -> Al
     return new
 
 
-def ended_away(conn: Connection, user_pk: int, at: datetime) -> Allowance:
-    """End an announced absence at ``at`` (a move ends it), giving back its unused part."""
+def ended_away(conn: Connection, user_pk: int, at: datetime, *, holding: bool = False) -> Allowance:
+    """End an announced absence at ``at``, giving back its part from ``at`` to its end (up to
+    the 30-day ceiling). ``holding``: a game still waits on a deadline the absence moved, so
+    an hour from ``at`` (or up to the absence's end, when sooner) is kept as a floating hour
+    (``until``) and the rest given back; the caller moves those deadlines to its end."""
     held = allowance(conn, user_pk, at, lock=True)
     if held.away_until is None:
         return held
-    # Time the absence already saved a game until (``until``) is used, not given back.
-    used_until = max(at, held.until) if held.until is not None else at
-    unused = max(0.0, (held.away_until - used_until).total_seconds())
-    new = Allowance(min(float(MOST_ALLOWANCE), held.seconds + unused), at, held.until, None)
+    # A floating hour's end equal to the absence's end is the mark of an older release
+    # that kept a saving absence's whole time: it is no window of its own.
+    until = None if held.until == held.away_until else held.until
+    kept = at
+    if holding and held.away_until > at:
+        kept = min(held.away_until, at + timedelta(seconds=FLOATING_HOUR))
+        until = kept if until is None else max(until, kept)
+    unused = max(0.0, (held.away_until - kept).total_seconds())
+    new = Allowance(min(float(MOST_ALLOWANCE), held.seconds + unused), at, until, None)
     _store(conn, user_pk, new)
     return new

@@ -3,7 +3,8 @@
 It does, in one pass and one wrapped ``send``, what four layers did one after another:
 a request id, an access line and the request metrics (:mod:`.accesslog`); 431 for too many
 or too large headers and 413 for a body over the limit (:mod:`.limits`); the security
-headers on every response (:mod:`.headers`). Refusals made here carry the id and the
+headers on every response (:mod:`.headers`); the ``Allow`` header of every 405 and HEAD
+wherever GET is (:mod:`.methods`). Refusals made here carry the id and the
 security headers, and are logged and counted like any answer. A WebSocket gets its id, its
 header limits (closed with 1008), the open-sockets gauge and one access line when it ends.
 """
@@ -21,6 +22,7 @@ from dicehall.server.http.limits import (
     declared_too_large,
     header_refusal,
 )
+from dicehall.server.http.methods import allow_header, allowed_methods, head_is_get
 from dicehall.server.http.metrics import SiteMetrics
 
 
@@ -64,19 +66,29 @@ class SiteEdge:
             *security_headers(scope.get("path", "")),
             (REQUEST_ID_HEADER, observed.request_id.encode()),
         ]
+        # Taken before routing, which rewrites the scope's root path inside a mount.
+        where = (str(scope.get("path", "")), str(scope.get("root_path", "")))
+        routes = getattr(scope.get("app"), "routes", None)  # the application's own
+        head = scope.get("method") == "HEAD" and routes is not None and head_is_get(routes, *where)
 
         async def edge_send(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = int(message["status"])
+                allow = status == 405 and routes is not None
+                dropped = {REQUEST_ID_HEADER, b"allow"} if allow else {REQUEST_ID_HEADER}
                 headers = [
                     (name, value)
                     for name, value in message.get("headers", ())
-                    if name.lower() != REQUEST_ID_HEADER
+                    if name.lower() not in dropped
                 ]
+                if allow:
+                    headers.append(allow_header(allowed_methods(routes or (), *where)))
                 present = {name.lower() for name, _ in headers}
                 headers += [(name, value) for name, value in added if name not in present]
                 message = {**message, "headers": headers}
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}  # a HEAD's answer is its GET's, bodiless
             await send(message)
 
         try:
@@ -90,12 +102,16 @@ class SiteEdge:
                 return
             if too_large is None:  # no length declared: count the body as it comes
                 receive = counting_receive(receive, self.max_body_bytes)
+            if head:
+                scope["method"] = "GET"
             try:
                 await self.app(scope, receive, edge_send)
             except BodyTooLarge:
                 for message in body_refusal(self.max_body_bytes):
                     await edge_send(message)
         finally:
+            if head:
+                scope["method"] = "HEAD"
             fields = observed.fields(scope, "http", str(scope.get("method", "GET")), status)
             if self.metrics is not None:
                 self.metrics.observe_request(

@@ -16,7 +16,9 @@ are counted across processes in a Redis sorted set (one member per socket, which
 unless its process renews it, so a dead process's sockets drop out of the count), or in
 memory without Redis; each change of the count is published to the game's followers. Likewise
 a socket may follow one tournament (its page, uncounted): what is published for the
-tournament reaches every socket following it, on every process.
+tournament reaches every socket following it, on every process; and a socket may follow
+the site's pulse (the Singularity page, uncounted), which hears what is published for the
+whole site.
 
 Besides pushes, the channel carries orders to close sockets: when a session ends (log-out,
 password change) or an API token is revoked, every process closes the sockets that were
@@ -160,6 +162,7 @@ class LocalBroker:
         self._subscriptions: dict[int, list[Subscription]] = {}
         self._watches: dict[int, list[Watch]] = {}
         self._tournaments: dict[int, list[Subscription]] = {}
+        self._pulse: list[Subscription] = []
         self._process = uuid.uuid4().hex[:16]
         self._names = itertools.count(1)
         self._seq = 0
@@ -185,6 +188,11 @@ class LocalBroker:
         """Send ``message`` to every socket following tournament ``tournament_id`` (its
         page), on every process (safe from any thread; never raises)."""
         self._dispatch({"tournament": tournament_id, "message": message})
+
+    def publish_site(self, message: dict[str, Any]) -> None:
+        """Send ``message`` to every socket following the site's pulse, on every process
+        (safe from any thread; never raises)."""
+        self._dispatch({"site": True, "message": message})
 
     def end_watch(self, game_id: int, user_pk: int, reason: str) -> None:
         """Close ``user_pk``'s sockets that follow game ``game_id``, on every process (their
@@ -227,6 +235,8 @@ class LocalBroker:
                 self._put_game(int(payload["game"]), dict(payload["message"]))
             elif "message" in payload and "tournament" in payload:
                 self._put_tournament(int(payload["tournament"]), dict(payload["message"]))
+            elif "message" in payload and "site" in payload:
+                self._put_site(dict(payload["message"]))
             elif "message" in payload:
                 self._put(int(payload["user"]), dict(payload["message"]))
             elif "end" in payload:
@@ -248,6 +258,10 @@ class LocalBroker:
 
     def _put_tournament(self, tournament_id: int, message: dict[str, Any]) -> None:
         for follower in tuple(self._tournaments.get(tournament_id, ())):
+            follower.deliver(message)
+
+    def _put_site(self, message: dict[str, Any]) -> None:
+        for follower in tuple(self._pulse):
             follower.deliver(message)
 
     def _unwatch(self, order: dict[str, Any], reason: str) -> None:
@@ -363,7 +377,8 @@ class LocalBroker:
     def _anonymous(self) -> int:
         watching = (w for ws in tuple(self._watches.values()) for w in ws)
         following = (f for fs in tuple(self._tournaments.values()) for f in fs)
-        return sum(1 for s in (*watching, *following) if s.user_pk == 0)
+        pulse = tuple(self._pulse)
+        return sum(1 for s in (*watching, *following, *pulse) if s.user_pk == 0)
 
     @contextlib.asynccontextmanager
     async def follow_tournament(
@@ -375,11 +390,7 @@ class LocalBroker:
         Raises :class:`TooManySockets` for a signed-out visitor (``user_pk`` None) when this
         process already serves ``anonymous_watchers`` of them (games' spectators included).
         """
-        if self._loop is None:
-            self._loop = asyncio.get_running_loop()
-        if user_pk is None and self._anonymous() >= self.anonymous_watchers:
-            raise TooManySockets(f"at most {self.anonymous_watchers} signed-out followers here")
-        follower = Subscription(user_pk or 0, None, queue=queue, loop=asyncio.get_running_loop())
+        follower = self._follower(queue, user_pk)
         self._tournaments.setdefault(tournament_id, []).append(follower)
         try:
             yield follower
@@ -389,6 +400,34 @@ class LocalBroker:
                 current.remove(follower)
             if not current:
                 self._tournaments.pop(tournament_id, None)
+
+    @contextlib.asynccontextmanager
+    async def follow_site(
+        self, queue: asyncio.Queue[dict[str, Any]], *, user_pk: int | None
+    ) -> AsyncIterator[Subscription]:
+        """A socket's following of the site's pulse for as long as the context is open: what
+        is published for the site goes to ``queue``.
+
+        Raises :class:`TooManySockets` for a signed-out visitor (``user_pk`` None) when this
+        process already serves ``anonymous_watchers`` signed-out followers of anything.
+        """
+        follower = self._follower(queue, user_pk)
+        self._pulse.append(follower)
+        try:
+            yield follower
+        finally:
+            with contextlib.suppress(ValueError):
+                self._pulse.remove(follower)
+
+    def _follower(self, queue: asyncio.Queue[dict[str, Any]], user_pk: int | None) -> Subscription:
+        """An uncounted follower's subscription (on the running loop), or
+        :class:`TooManySockets` for one signed-out visitor too many."""
+        loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = loop
+        if user_pk is None and self._anonymous() >= self.anonymous_watchers:
+            raise TooManySockets(f"at most {self.anonymous_watchers} signed-out followers here")
+        return Subscription(user_pk or 0, None, queue=queue, loop=loop)
 
     def local_watching(self, game_id: int) -> int:
         """How many spectators' sockets follow game ``game_id`` on this process."""

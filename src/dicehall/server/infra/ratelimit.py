@@ -18,7 +18,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from limits import RateLimitItem, RateLimitItemPerSecond
 from limits.errors import StorageError
@@ -29,6 +29,7 @@ from dicehall.server.core.config import Settings
 from dicehall.server.core.sitename import redis_prefix, site_name
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Seconds in a window: ``auth_rate_per_minute`` is counted per minute.
 WINDOW_SECONDS = 60
@@ -104,12 +105,58 @@ class MemoryLimiter(_Windows):
         super().__init__(MemoryStorage(), limit, window)
 
 
+def redis_storage(url: str, prefix: str) -> RedisStorage:
+    """Counts kept in the Redis at ``url`` under ``prefix``, answering within a second or
+    failing with :class:`StorageError` (never hanging a request on a dead Redis)."""
+    return RedisStorage(
+        url,
+        key_prefix=prefix.rstrip(":"),
+        wrap_exceptions=True,
+        socket_timeout=1.0,
+        socket_connect_timeout=1.0,
+    )
+
+
+class Failover:
+    """Counts in Redis while it answers; in this process's memory for a few seconds after
+    it failed (then Redis is tried again), so an outage neither switches a limit off nor
+    locks everyone out."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        #: While the clock is before this moment Redis is not tried (it just failed).
+        self._down_until: float | None = None
+
+    def run(self, shared: Callable[[], T], fallback: Callable[[], T]) -> T:
+        """``shared()`` (on Redis), or ``fallback()`` (in memory) while Redis is down."""
+        with self._lock:
+            down = self._down_until is not None and self._clock() < self._down_until
+        if down:
+            return fallback()
+        try:
+            done = shared()
+        except StorageError as exc:
+            with self._lock:
+                first = self._down_until is None
+                self._down_until = self._clock() + REDIS_RETRY_SECONDS
+            if first:
+                log.warning(
+                    "Redis is unreachable (%s); rate limits count in memory until it is back", exc
+                )
+            return fallback()
+        with self._lock:
+            if self._down_until is not None:
+                self._down_until = None
+                log.warning("Redis is back; rate limits count in Redis again")
+        return done
+
+
 class RedisLimiter:
     """Windows counted in Redis (under ``prefix``), shared by every server process using it.
 
     While Redis cannot be reached, hits are counted by ``fallback`` in this process's memory
-    (and Redis is tried again every few seconds), so an outage neither switches the limits
-    off nor locks everyone out, and no request waits on a dead Redis for long.
+    (see :class:`Failover`), and no request waits on a dead Redis for long.
     """
 
     def __init__(
@@ -122,43 +169,14 @@ class RedisLimiter:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.prefix = prefix
-        storage = RedisStorage(
-            url,
-            key_prefix=prefix.rstrip(":"),
-            wrap_exceptions=True,
-            socket_timeout=1.0,
-            socket_connect_timeout=1.0,
-        )
-        self.shared = _Windows(storage, limit, window)
+        self.shared = _Windows(redis_storage(url, prefix), limit, window)
         self.fallback = fallback if fallback is not None else MemoryLimiter(limit, window)
-        self._clock = clock
-        self._lock = threading.Lock()
-        #: While the clock is before this moment Redis is not tried (it just failed).
-        self._down_until: float | None = None
+        self._failover = Failover(clock)
 
     def hit(self, keys: Iterable[str]) -> int | None:
         """Count one hit on each key; the seconds to wait if any is over its limit, else None."""
         keys = list(keys)
-        with self._lock:
-            down = self._down_until is not None and self._clock() < self._down_until
-        if down:
-            return self.fallback.hit(keys)
-        try:
-            wait = self.shared.hit(keys)
-        except StorageError as exc:
-            with self._lock:
-                first = self._down_until is None
-                self._down_until = self._clock() + REDIS_RETRY_SECONDS
-            if first:
-                log.warning(
-                    "Redis is unreachable (%s); rate limits count in memory until it is back", exc
-                )
-            return self.fallback.hit(keys)
-        with self._lock:
-            if self._down_until is not None:
-                self._down_until = None
-                log.warning("Redis is back; rate limits count in Redis again")
-        return wait
+        return self._failover.run(lambda: self.shared.hit(keys), lambda: self.fallback.hit(keys))
 
 
 def make_limiter(settings: Settings) -> RateLimiter:

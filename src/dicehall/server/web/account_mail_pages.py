@@ -167,7 +167,8 @@ async def reset_form(request: Request, token: str) -> Response:
 
 @router.post("/reset-password/{token}", response_class=HTMLResponse)
 async def reset(request: Request, token: str) -> Response:
-    """Set the new password; every session and API token of the account ends."""
+    """Set the new password; every session of the account ends, and every API token unless
+    "Keep my API tokens" is ticked."""
     secret = ("password", "password_again")
     form = await forms.read_form(request, secret=secret)
     who = await run_in_threadpool(visitor, request)
@@ -183,7 +184,10 @@ async def reset(request: Request, token: str) -> Response:
         form.problem = await run_in_threadpool(_limited, request, "reset-confirm", "-")
     if form.ok:
         try:
-            done = await run_in_threadpool(account_mail.confirm_reset, services, token, password)
+            keep = form.get("keep_tokens") == "on"
+            done = await run_in_threadpool(
+                account_mail.confirm_reset, services, token, password, keep
+            )
         except Refused as exc:
             if exc.code == "invalid_password":
                 form.error("password", sentence(exc.message))

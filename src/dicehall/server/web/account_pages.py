@@ -10,17 +10,23 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from dicehall.server.core.security import SESSION_COOKIE, digest
-from dicehall.server.domain import account_checks, accounts
+from dicehall.server.domain import account_checks, accounts, login_guard
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.notices.zones import known_zones
 from dicehall.server.domain.people import settings
 from dicehall.server.domain.services import Services
-from dicehall.server.http.session_cookie import clear_session_cookie, set_session_cookie
-from dicehall.server.infra.push import session_credential
+from dicehall.server.http.session_cookie import (
+    DEVICE_COOKIE,
+    clear_session_cookie,
+    set_device_cookie,
+    set_session_cookie,
+)
+from dicehall.server.infra.push import session_credential, token_credential
 from dicehall.server.web import forms, vacation_pages
 from dicehall.server.web.common import (
     EXPIRED,
     Member,
+    held_up,
     member_token_ok,
     report,
     see,
@@ -102,7 +108,11 @@ async def signup(request: Request) -> Response:
     form = await forms.read_form(request, secret=("password", "password_again"))
     signed = await sign_up_from(request, form)
     if signed is not None:
-        return _signed_in(form, services_of(request), signed.cookie)
+        services = services_of(request)
+        response = _signed_in(form, services, signed.cookie)
+        proof = await run_in_threadpool(login_guard.device_proof, services, signed.user.key)
+        set_device_cookie(response, services.settings, proof)  # the owner's first browser
+        return response
     return _visitor_form(request, "signup.html", form, status_code=422)
 
 
@@ -178,11 +188,16 @@ async def login(request: Request) -> Response:
         request, form, missing_id="Type your user id.", missing_password="Type your password."
     )
     if form.ok:
-        form.problem = _limited(request, "login", user_id)
-    if form.ok:
+        address = request.client.host if request.client else "unknown"
         try:
-            signed = await run_in_threadpool(
-                accounts.log_in, services, user_id, password, request.cookies.get(SESSION_COOKIE)
+            done = await run_in_threadpool(
+                login_guard.log_in,
+                services,
+                address,
+                user_id,
+                password,
+                request.cookies.get(SESSION_COOKIE),
+                request.cookies.get(DEVICE_COOKIE),
             )
         except Refused as exc:
             if exc.code == "wrong_login":
@@ -190,7 +205,9 @@ async def login(request: Request) -> Response:
             else:
                 form.problem = sentence(exc.message)
         else:
-            return _signed_in(form, services, signed.cookie)
+            response = _signed_in(form, services, done.signed.cookie)
+            set_device_cookie(response, services.settings, done.device)
+            return response
     return _visitor_form(request, "login.html", form, status_code=422)
 
 
@@ -256,6 +273,7 @@ async def profile_edit(request: Request, who: Member) -> Response:
             check(form.get(field))
         except Refused as exc:
             form.error(field, sentence(exc.message))
+    refused: Refused | None = None
     if not member_token_ok(who, form):
         form.problem = EXPIRED
     elif form.ok:
@@ -269,10 +287,11 @@ async def profile_edit(request: Request, who: Member) -> Response:
             )
         except Refused as exc:
             report(form, exc, _PROFILE_FIELDS)
+            refused = exc
         else:
             return see("/profile?saved=1")
     vacation_ = await vacation_pages.vacation_context(request, who.user)
-    return page(
+    shown = page(
         request,
         "profile.html",
         user=who.user,
@@ -281,6 +300,7 @@ async def profile_edit(request: Request, who: Member) -> Response:
         status_code=422,
         **vacation_,
     )
+    return held_up(shown, refused)
 
 
 @router.get("/password", response_class=HTMLResponse)
@@ -308,9 +328,11 @@ async def password_change(request: Request, who: Member) -> Response:
     done: str | None = None
     if form.ok:
         keep = digest(request.cookies.get(SESSION_COOKIE, ""))
+        services = services_of(request)
+        keep_tokens = form.get("keep_tokens") == "on"
         try:
-            ended = await run_in_threadpool(
-                accounts.change_password, services_of(request), who.user, keep, old, new
+            changed = await run_in_threadpool(
+                accounts.change_password, services, who.user, keep, old, new, keep_tokens
             )
         except Refused as exc:
             if exc.code == "wrong_password":
@@ -318,11 +340,12 @@ async def password_change(request: Request, who: Member) -> Response:
             else:
                 report(form, exc, {"invalid_password": "new_password"})
         else:
-            services_of(request).broker.end_sessions_except(
-                who.user.id, keep, "the password was changed"
-            )
-            others = "session was" if ended == 1 else "sessions were"
-            done = f"Your password is changed; {ended} other browser {others} signed out."
+            broker = services.broker
+            broker.end_sessions_except(who.user.id, keep, "the password was changed")
+            if changed.token_hashes:
+                credentials = [token_credential(h) for h in changed.token_hashes]
+                broker.end_credentials(who.user.id, credentials, "the password was changed")
+            done = sentence(changed.words())
     form.values = {}  # passwords are never shown again
     return page(
         request,

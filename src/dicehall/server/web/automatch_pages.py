@@ -1,6 +1,6 @@
-"""The auto-match page: one button per game (its table sizes, pace, rated and bots folded
-away under sensible defaults), my tickets with Cancel buttons, and each game's queue with
-an estimated wait.
+"""The auto-match page: one button per game and variant (Boatzee, Double and Triple
+Boatzee apart; its table sizes, pace, rated and bots folded away under sensible defaults),
+my tickets with Cancel buttons, and each variant's queue with an estimated wait.
 
 Every action is a plain form (CSRF token in a field) that posts and comes back to the
 page; a refusal shows the page again with the sentence above it. static/js/automatch.js
@@ -22,7 +22,7 @@ from dicehall import games
 from dicehall.engine import codec
 from dicehall.server.core.clock import now
 from dicehall.server.core.txn import after_commit
-from dicehall.server.domain.automatch import tickets
+from dicehall.server.domain.automatch import estimate, tickets
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.ratings import kinds
 from dicehall.server.domain.reliability import limits_of
@@ -84,35 +84,35 @@ def wait_text(seconds: int | None) -> str:
 
 
 def _cards(queues: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One card per game: its queue, the table sizes it can take, the defaults."""
+    """One card per game and variant: its queue, the table sizes it can take, the
+    defaults."""
     cards = []
     for queue in queues:
         entry = games.get(queue["game"])
-        options = entry.game.options({})
-        sizes = tickets.seat_counts(entry.name, codec.dumps(options))
-        if not sizes:
-            continue
-        default = entry.game.default_seats if entry.game.default_seats in sizes else sizes[0]
-        cards.append(
-            {
-                **queue,
-                "sizes": sizes,
-                "default_seats": default,
-                "rateable": kinds.kind_of(entry.name, options) is not None,
-                "wait": wait_text(queue["estimated_wait_s"]),
-            }
-        )
+        for variant in queue["variants"]:
+            options = codec.decode(variant["options"], entry.game.options_type)
+            sizes = tickets.seat_counts(entry.name, codec.dumps(options))
+            if not sizes:
+                continue
+            seats = entry.game.default_seats
+            cards.append(
+                {
+                    **variant,
+                    "game": entry.name,
+                    "sizes": sizes,
+                    "default_seats": seats if seats in sizes else sizes[0],
+                    "rateable": kinds.kind_of(entry.name, options) is not None,
+                    "wait": wait_text(variant["estimated_wait_s"]),
+                }
+            )
     return cards
 
 
 def _shown(ticket: dict[str, Any]) -> dict[str, Any]:
     """A ticket of mine as the page words it."""
-    entry = games.get(ticket["game"])
-    options = codec.decode(ticket["options"], entry.game.options_type)
     low, high = ticket["seats"]
     return {
         **ticket,
-        "title": entry.game.variant_title(options),
         "sizes": f"{low} seats" if low == high else f"{low} to {high} seats",
         "pace_name": (ticket["pace"] or {}).get("name", "none"),
         "waited": duration(ticket["waited_s"]),
@@ -175,14 +175,25 @@ def _number(form: Form, name: str, what: str) -> int | None:
     return int(text)
 
 
+def _variant_options(game: str, key: str) -> dict[str, Any]:
+    """The options of the variant a card's button names (none named: the defaults)."""
+    if not key:
+        return {}
+    chosen = estimate.variant(key)
+    if chosen is None or chosen.game != game:
+        raise Refused("invalid", "unknown_variant", f"auto-match offers no {key!r} here")
+    return dict(chosen.options)
+
+
 def _wish(form: Form) -> tickets.Wish:
     low = _number(form, "seats_min", "the smallest table")
     high = _number(form, "seats_max", "the largest table")
     if low is None or high is None:
         raise Refused("invalid", "invalid_seats", "choose the smallest and largest table")
+    game = form.get("game").strip()[:30]
     return tickets.check(
-        form.get("game").strip()[:30],
-        {},
+        game,
+        _variant_options(game, form.get("variant").strip()[:40]),
         [low, high],
         form.get("pace").strip()[:20] or "daily",
         form.get("rated") == "on",

@@ -20,6 +20,7 @@ from dicehall.server.core.db import DATABASE_ERRORS
 from dicehall.server.core.models import AuthSession, User
 from dicehall.server.core.security import SESSION_COOKIE, digest, same
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.moderation.standing import barred
 from dicehall.server.domain.people import here
 from dicehall.server.domain.services import Services
 from dicehall.server.http.accesslog import note_user
@@ -58,7 +59,7 @@ def visitor(request: Request) -> Visitor:
         # in a field, which the form's handler compares with ``csrf``.
         user = db.get(User, row.user_pk)
         note_user(request, user.user_id if user is not None else None)
-    if user is None:
+    if user is None or barred(user, now()) is not None:
         return Visitor(None, None)
     # A page opened: here (Who is here), at what the page is about.
     here.note_user_soon(services, user, here.activity_of_path(request.url.path))
@@ -187,6 +188,16 @@ def report(form: Form, exc: Refused, fields: Mapping[str, str]) -> None:
         form.error(field, sentence(exc.message))
     else:
         form.problem = sentence(exc.message)
+
+
+def held_up(response: Response, exc: Refused | None) -> Response:
+    """``response`` (a form shown again with ``exc``'s sentence) answered 429 with
+    ``Retry-After`` when ``exc`` is a rate limit's refusal, as the API answers it."""
+    wait = None if exc is None else exc.extra.get("retry_after")
+    if exc is not None and exc.kind == "too_many" and wait is not None:
+        response.status_code = 429
+        response.headers["Retry-After"] = str(wait)
+    return response
 
 
 def sentence(message: str) -> str:

@@ -19,6 +19,7 @@ from dicehall import games
 from dicehall.engine.errors import InvalidOptions
 from dicehall.engine.options import option_text
 from dicehall.server.core.security import new_secret, same
+from dicehall.server.domain.games.pace import parse_pace, vacation_saves
 
 #: The double-submit cookie protecting the forms of visitors (sign up, log in).
 FORM_COOKIE = "dicehall_form"
@@ -233,7 +234,9 @@ def option_errors(game: str, raw: dict[str, object], form: Form) -> None:
         except InvalidOptions as exc:
             if not any(other.name in str(exc) for other in fields if other is not spec):
                 form.error(f"opt_{spec.name}", labelled(str(exc), fields))
-    if form.errors:
+    # The combination is checked once each option is fine alone (other fields' problems
+    # are their own, and do not hold it back).
+    if any(f"opt_{spec.name}" in form.errors for spec in fields):
         return
     try:
         options_of(raw)
@@ -276,6 +279,20 @@ def pace_choice(form: Form) -> str | None:
         form.error("pace", "Choose one of the paces in the list.")
         return None
     return chosen or None
+
+
+#: The paces at which vacation cannot save a seat (under a day): the form's box is off there.
+NO_VACATION_PACES = frozenset(
+    value
+    for value, _ in PACE_CHOICES
+    if value not in ("", "none") and not vacation_saves(True, parse_pace(value))
+)
+
+
+def vacation_choice(form: Form) -> bool | None:
+    """What the new-game form's "Vacation" box asks: ticked, vacation wherever the pace
+    allows it (a day or more); unticked, none."""
+    return None if form.get("vacation") else False
 
 
 def rated_choice(form: Form) -> bool | None:

@@ -14,7 +14,6 @@ from sqlalchemy import Connection
 
 from dicehall import games
 from dicehall.engine import codec
-from dicehall.engine.errors import InvalidInput
 from dicehall.server.core.clock import now
 from dicehall.server.core.ids import in_id_range
 from dicehall.server.domain.errors import Refused
@@ -22,7 +21,12 @@ from dicehall.server.domain.games.ending import time_left
 from dicehall.server.domain.games.next_game import next_game
 from dicehall.server.domain.games.privacy import seated, watchable
 from dicehall.server.domain.games.reading import creator_of, my_games, open_games
-from dicehall.server.domain.games.records import GameRecord, SeatInfo, entry_of, fetch_game
+from dicehall.server.domain.games.records import (
+    GameRecord,
+    SeatInfo,
+    fetch_game,
+    variant_title,
+)
 from dicehall.server.domain.games.seating import Answer, answer_game, join_game
 from dicehall.server.domain.reliability import limits_of
 from dicehall.server.domain.services import Services
@@ -55,10 +59,6 @@ def _describe_games(rows: list[dict[str, Any]], me: str | None) -> list[dict[str
     at = now()
     out = []
     for row in rows:
-        try:
-            title = games.get(row["game"]).title
-        except InvalidInput:
-            title = row["game"]
         others = [s for s in row["seats"] if me is None or s["user"] != me]
         invited = [s for s in row["seats"] if s.get("invited")]
         if row["invitation"]:
@@ -83,7 +83,6 @@ def _describe_games(rows: list[dict[str, Any]], me: str | None) -> list[dict[str
         out.append(
             {
                 **row,
-                "title": title,
                 "players": ", ".join(_seat_label(s) for s in others) or "nobody else",
                 "state": state,
                 "cancellable": row["status"] == "waiting"
@@ -350,7 +349,6 @@ def board(request: Request, game_id: int) -> HTMLResponse:
             return not_found(request, who, f"There is no game {game_id}.")
         # Who may call the game off from its waiting board (the API's game has no creator).
         creator = creator_of(conn, game_id)
-    entry = entry_of(record.kind)
     return page(
         request,
         "board.html",
@@ -358,7 +356,7 @@ def board(request: Request, game_id: int) -> HTMLResponse:
         csrf=who.csrf,
         game_id=game_id,
         kind=record.kind,
-        title=entry.title,
+        title=variant_title(record.kind, record.options),
         creator=creator or "",
         spectator=not seated(seats, who.user.id if who.user else None),
     )

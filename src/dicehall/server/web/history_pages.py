@@ -68,7 +68,7 @@ def describe(rows: list[dict[str, Any]], player: str) -> list[dict[str, Any]]:
     return [
         {
             **row,
-            "title": _title(row["game"]),
+            "title": row["title"],
             "opponents": ", ".join(s["name"] for s in row["seats"] if s["user"] != player)
             or "nobody else",
             "outcome": _outcome(row, player),

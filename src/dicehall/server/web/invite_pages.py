@@ -16,7 +16,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from dicehall import games
 from dicehall.server.core.clock import now
 from dicehall.server.core.ids import in_id_range
 from dicehall.server.domain import site_secrets
@@ -69,10 +68,6 @@ _REFUSED_LINK = {
 }
 
 
-def _title(kind: str | None) -> str:
-    return games.get(kind).title if kind in games.available() else str(kind)
-
-
 def _link(request: Request, secret: str, invite: invites.InviteView) -> str:
     token = invites.token_of(secret, invite.id, invite.created)
     return f"{str(request.base_url).rstrip('/')}/i/{token}"
@@ -119,7 +114,7 @@ async def _invites_page(
         InviteRow(
             one,
             one.state(at),
-            _title(one.game_kind) if one.game_kind else None,
+            one.game_title,
             _link(request, secret, one) if one.state(at) == "open" else None,
             _day(one.created),
             _day(one.expires),
@@ -131,7 +126,7 @@ async def _invites_page(
     choices = [("site", "The site: no game, just come and play")] + [
         (
             f"{seat.game_id}:{seat.seat}",
-            f"Game {seat.game_id}, {_title(seat.game_kind)}: seat {seat.seat + 1} of {seat.seats}",
+            f"Game {seat.game_id}, {seat.game_title}: seat {seat.seat + 1} of {seat.seats}",
         )
         for seat in seats
     ]
@@ -235,7 +230,7 @@ def _landing(
         form_token=form_token,
         token=token,
         invite=invite,
-        title=_title(invite.game_kind) if invite.game_kind else None,
+        title=invite.game_title,
         game_open=invite.game_id is None or invite.game_status == "waiting",
         mine=who.user is not None and who.user.id == invite.inviter_pk,
         expires=_day(invite.expires),

@@ -71,6 +71,7 @@ class ShownMessage:
     game: int | None
     when: Moment
     new: bool
+    hidden: bool = False
 
 
 def _older(before: str) -> int | None:
@@ -241,6 +242,7 @@ async def _thread_page(
             m["game"],
             moment(m["created_at"]),
             m["unread"],
+            m["hidden"],
         )
         for m in reversed(found["messages"])
     ]

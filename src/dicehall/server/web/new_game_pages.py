@@ -9,9 +9,10 @@ from fastapi.responses import HTMLResponse, Response
 from dicehall import games
 from dicehall.engine.errors import InvalidInput, InvalidOptions
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games.opponents import opponent_problems
 from dicehall.server.domain.games.seating import create_game
 from dicehall.server.domain.reliability import limits_of
-from dicehall.server.domain.work import notify, run_db, write
+from dicehall.server.domain.work import notify, read, run_db, write
 from dicehall.server.web import forms
 from dicehall.server.web.common import (
     EXPIRED,
@@ -68,6 +69,7 @@ def _new_game_page(
         min_opponents=entry.game.min_seats - 1,
         max_opponents=entry.game.max_seats - 1,
         paces=forms.PACE_CHOICES,
+        no_vacation=forms.NO_VACATION_PACES,
         status_code=status_code,
     )
 
@@ -112,13 +114,25 @@ async def new_game(request: Request, who: Member, game: str) -> Response:
     if not member_token_ok(who, form):
         form.problem = EXPIRED
     specs = forms.seat_specs(entry.name, form)
+    named: dict[str, str] = {}
     for row in range(1, forms.opponent_rows(entry.name) + 1):
         handle = form.get(f"user{row}").strip()
-        if form.get(f"opp{row}") == "user" and handle.lower() == user.user_id.lower():
+        if form.get(f"opp{row}") != "user" or not handle or f"user{row}" in form.errors:
+            continue
+        if handle.lower() == user.user_id.lower():
             form.error(f"user{row}", "That is you; invite someone else.")
+        else:
+            named[f"user{row}"] = handle
     raw = forms.raw_options(entry.name, form)
     forms.option_errors(entry.name, raw, form)
     pace = forms.pace_choice(form)
+    # Every user named is looked up now, whatever else is wrong: one answer says it all.
+    if named:
+        found = await run_db(
+            services, read, services, lambda conn: opponent_problems(conn, user.id, named)
+        )
+        for field, problem in found.items():
+            form.error(field, sentence(problem))
     if form.ok:
         try:
             record, seats = await run_db(
@@ -133,7 +147,7 @@ async def new_game(request: Request, who: Member, game: str) -> Response:
                     raw,
                     specs,
                     pace=pace,
-                    vacation=bool(form.get("vacation")),
+                    vacation=forms.vacation_choice(form),
                     private=bool(form.get("private")),
                     rated=forms.rated_choice(form),
                     limits=limits_of(services.settings),

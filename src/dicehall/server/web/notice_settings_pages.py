@@ -29,6 +29,7 @@ from dicehall.server.web import forms, notice_view, settings_pages
 from dicehall.server.web.common import (
     EXPIRED,
     Member,
+    held_up,
     member_token_ok,
     see,
     sentence,
@@ -104,14 +105,16 @@ async def save_notices(request: Request, who: Member) -> Response:
     changes = changes_of(form)
     if not member_token_ok(who, form):
         form.problem = EXPIRED
+    refused: Refused | None = None
     if form.ok:
         try:
             await run_in_threadpool(settings.save, services_of(request), who.user.id, changes)
         except Refused as exc:
             form.problem = sentence(exc.message)
+            refused = exc
         else:
             return _back("saved")
-    return await _again(request, who, form, changes)
+    return held_up(await _again(request, who, form, changes), refused)
 
 
 # -- my e-mail address ---------------------------------------------------------------------

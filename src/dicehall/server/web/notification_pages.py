@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from dicehall.server.core.ids import in_id_range
 from dicehall.server.domain import notifications
-from dicehall.server.domain.games.notice_texts import game_title, listing
+from dicehall.server.domain.games.notice_texts import listing
 from dicehall.server.domain.games.reading import summaries
 from dicehall.server.domain.games.records import GAMES
 from dicehall.server.domain.services import Services
@@ -67,9 +67,7 @@ def _games(conn: Connection, user_pk: int, user_id: str, ids: set[int]) -> dict[
     out = {}
     for game in summaries(conn, rows, user_pk):
         others = [str(s["name"]) for s in game["seats"] if s["user"] != user_id]
-        out[int(game["id"])] = _Game(
-            game_title(str(game["game"])), listing(others), bool(game["invitation"])
-        )
+        out[int(game["id"])] = _Game(str(game["title"]), listing(others), bool(game["invitation"]))
     return out
 
 

@@ -1,5 +1,6 @@
 """Who is here? The members online now and those here in the last minutes, buddies first,
-with what each is doing (a game's link when I may watch it). The page refreshes itself
+with what each is doing (a game's link when I may watch it). Visitors see it too, without
+the members who hide (as members do), and with no buddies. The page refreshes itself
 (static/js/here-page.js); the home page shows the counts."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from dicehall.server.domain.people import here
 from dicehall.server.domain.services import Services
-from dicehall.server.web.common import Member, services_of
+from dicehall.server.web.common import services_of, visitor
 from dicehall.server.web.moments import Moment, ago
 from dicehall.server.web.render import game_titles, page
 
@@ -61,23 +62,24 @@ def _shown(people: list[here.Present], titles: dict[str, str]) -> list[Shown]:
             p.buddy,
             p.doing.what,
             p.doing.game,
-            titles.get(p.doing.kind or "", p.doing.kind),
+            p.doing.title or titles.get(p.doing.kind or "", p.doing.kind),
             Moment(p.seen_at.isoformat(), ago(p.seen_at)),
         )
         for p in people
     ]
 
 
-def _read(services: Services, viewer_pk: int) -> here.Here:
+def _read(services: Services, viewer_pk: int | None) -> here.Here:
     with services.read_conn() as conn:
         return here.who_is_here(conn, services, viewer_pk)
 
 
 @router.get("/here", response_class=HTMLResponse)
-async def here_page(request: Request, who: Member) -> Response:
+async def here_page(request: Request) -> Response:
     """Who is here: online now, and recently here."""
     services = services_of(request)
-    found = await run_in_threadpool(_read, services, who.user.id)
+    who = await run_in_threadpool(visitor, request)
+    found = await run_in_threadpool(_read, services, None if who.user is None else who.user.id)
     titles = dict(game_titles())
     recent_span = span_words(services.settings.presence_recent_seconds)
     return page(

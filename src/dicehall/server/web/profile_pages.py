@@ -29,11 +29,13 @@ from dicehall.server.domain.people import online, profile, relations, search
 from dicehall.server.domain.people.relations import Kind
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import run_db, write
+from dicehall.server.domain.write_rates import check_write_rate
 from dicehall.server.web import forms
 from dicehall.server.web.common import (
     EXPIRED,
     Member,
     Visitor,
+    held_up,
     member_token_ok,
     not_found,
     report,
@@ -144,7 +146,7 @@ def _current(rows: list[dict[str, Any]]) -> list[CurrentGame]:
         shown.append(
             CurrentGame(
                 row["id"],
-                _title(row["game"]),
+                row["title"],
                 ", ".join(s["name"] for s in row["seats"]),
                 "in play" if seat is None else f"{seat['name']} to play",
             )
@@ -273,10 +275,13 @@ async def _relation_form(request: Request, who: Member, user_id: str, remove: bo
         form.problem = EXPIRED
     elif choice not in ("buddy", "ignore", "note", "removed"):
         form.problem = "Choose Buddy, Ignore or Save note."
+    refused: Refused | None = None
     if form.ok:
         services = services_of(request)
         work = _forget if remove else _say
         try:
+            if not remove:
+                await run_db(services, check_write_rate, services, "relations", who.user.id)
             target_id = await run_db(
                 services,
                 write,
@@ -287,9 +292,10 @@ async def _relation_form(request: Request, who: Member, user_id: str, remove: bo
             if exc.kind == "not_found":
                 return not_found(request, who, "There is no user by that id.")
             report(form, exc, _FIELD_OF)
+            refused = exc
         else:
             return see(f"/users/{target_id}?saved={choice}#relation")
-    return await _profile_page(request, who, user_id, form, status_code=422)
+    return held_up(await _profile_page(request, who, user_id, form, status_code=422), refused)
 
 
 @router.post("/users/{user_id}/relation", response_class=HTMLResponse)

@@ -48,6 +48,15 @@ def _board(services: Services, kind: str, cursor: str | None) -> dict[str, Any]:
             return leaderboard.leaderboard(conn, kind, None, PAGE)
 
 
+def _parts(players: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The page's players in the board's parts: settled, then provisional (fewer games)."""
+    settled = [p for p in players if p["games"] >= leaderboard.LISTED_GAMES]
+    provisional = [p for p in players if p["games"] < leaderboard.LISTED_GAMES]
+    return [
+        (name, part) for name, part in (("settled", settled), ("provisional", provisional)) if part
+    ]
+
+
 @router.get("/ratings/{kind}", response_class=HTMLResponse)
 async def leaderboard_page(request: Request, kind: str, cursor: str = "") -> Response:
     """The leaderboard of ``kind``, best first; ``cursor``: the next page."""
@@ -63,6 +72,7 @@ async def leaderboard_page(request: Request, kind: str, cursor: str = "") -> Res
         user=who.user,
         csrf=who.csrf,
         board=board,
+        parts=_parts(board["players"]),
         kinds=leaderboard.kinds_listing(),
         more=more,
         first_page=not cursor,

@@ -13,11 +13,13 @@ from starlette.concurrency import run_in_threadpool
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.people.relations import Kind
+from dicehall.server.domain.write_rates import check_write_rate
 from dicehall.server.web import forms
 from dicehall.server.web.common import (
     EXPIRED,
     Member,
     SignedIn,
+    held_up,
     member_token_ok,
     not_found,
     report,
@@ -87,10 +89,12 @@ async def save(request: Request, who: Member) -> Response:
         form.error("user_id", "Type the user id of the player.")
     if not member_token_ok(who, form):
         form.problem = EXPIRED
+    refused: Refused | None = None
     if form.ok:
         services = services_of(request)
 
         def work() -> str:
+            check_write_rate(services, "relations", who.user.id)
             with services.write_conn() as conn:
                 target_pk, user_id = relations.target_of(conn, who.user.id, target)
                 relations.put(conn, who.user.id, target_pk, kind, form.get("note"))
@@ -100,9 +104,10 @@ async def save(request: Request, who: Member) -> Response:
             user_id = await run_in_threadpool(work)
         except Refused as exc:
             report(form, exc, FIELDS)
+            refused = exc
         else:
             return see(_then(_back(form, PAGES[kind]), f"saved={user_id}"))
-    return await _list_page(request, who, kind, form, status=422)
+    return held_up(await _list_page(request, who, kind, form, status=422), refused)
 
 
 @router.post("/relations/remove", response_class=HTMLResponse)

@@ -24,6 +24,7 @@ from dicehall.server.web import forms, notice_view
 from dicehall.server.web.common import (
     EXPIRED,
     Member,
+    held_up,
     member_token_ok,
     see,
     sentence,
@@ -252,13 +253,16 @@ async def settings_save(request: Request, who: Member) -> Response:
     if not member_token_ok(who, form):
         form.problem = EXPIRED
     services = services_of(request)
+    refused: Refused | None = None
     if form.ok:
         try:
             await run_in_threadpool(_save, services, who.user.id, changes)
         except Refused as exc:
             form.problem = sentence(exc.message)
+            refused = exc
         else:
             return see("/settings?saved=1")
     current = await run_in_threadpool(_load, services, who.user.id)
     section = await notice_view.section(services, who.user)
-    return _page(request, who, {**current.model_dump(), **changes}, form, **section)
+    shown = _page(request, who, {**current.model_dump(), **changes}, form, **section)
+    return held_up(shown, refused)

@@ -173,7 +173,10 @@ def spec_of(game: str, form: Form) -> dict[str, Any]:
     table_text = form.get("table").strip()
     if not table_text.isdigit() or int(table_text) not in table_sizes(game):
         sizes = table_sizes(game)
-        form.error("table", f"Choose {sizes[0]} to {sizes[-1]} seats at each table.")
+        if len(sizes) == 1:
+            form.error("table", f"Tables of this game have {sizes[0]} seats.")
+        else:
+            form.error("table", f"Choose {sizes[0]} to {sizes[-1]} seats at each table.")
     if form.get("pace") not in {value for value, _ in PACES}:
         form.error("pace", "Choose one of the paces in the list.")
     if form.get("who", "anyone") not in ("anyone", "buddies"):

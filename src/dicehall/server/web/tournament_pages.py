@@ -64,6 +64,8 @@ NOTICES = {
     "joined": "You joined the tournament.",
     "withdrawn": "You withdrew from the tournament.",
 }
+#: The notices that are news only while the tournament is open to join.
+OPEN_ONLY = ("created", "joined")
 NO_TOURNAMENT = "There is no such tournament."
 
 
@@ -171,7 +173,11 @@ async def _tournament_page(
         standing["points_words"] = points(standing["points"])
         standing["tiebreak_words"] = points(standing["tiebreak"])
         standing["status_words"] = player_state(found["status"], standing["status"])
-    notice = next((text for key, text in NOTICES.items() if request.query_params.get(key)), None)
+    asked = next((key for key in NOTICES if request.query_params.get(key)), None)
+    # "Created" and "joined" are news while the tournament is open; once its first round
+    # has begun, an old address (a bookmark, a reload) shows them no more.
+    if asked in OPEN_ONLY and found["status"] != "open":
+        asked = None
     options = found.get("options") or {}
     return page(
         request,
@@ -180,7 +186,7 @@ async def _tournament_page(
         csrf=who.csrf,
         status_code=status_code,
         t=found,
-        title=title_of(found["game"]),
+        title=found["title"],
         rules=house_rules(found["game"], options) if found["game"] in games.available() else "",
         format_words=format_words(found),
         format_hint=FORMAT_HINTS.get(found["format"], ""),
@@ -190,7 +196,8 @@ async def _tournament_page(
         start_words=start_words(found),
         pace_words=pace_words(found.get("pace"), found.get("bank_s")),
         rounds=shown_rounds(found),
-        notice=notice,
+        notice=None if asked is None else NOTICES[asked],
+        notice_key=asked,
         problem=problem,
     )
 

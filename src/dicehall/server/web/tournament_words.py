@@ -118,7 +118,7 @@ def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
     """One tournament of the area's lists, with its words."""
     return {
         **summary,
-        "title": title_of(str(summary["game"])),
+        "title": summary.get("title") or title_of(str(summary["game"])),
         "format_words": format_words(summary),
         "players_words": players_words(summary),
         "start_words": start_words(summary),

@@ -18,6 +18,7 @@ from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain import vacation
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games import absence
 from dicehall.server.domain.games.ending import time_left
 from dicehall.server.domain.services import Services
 from dicehall.server.web import forms
@@ -105,7 +106,7 @@ async def announce(request: Request, who: Member) -> Response:
 
         def work() -> None:
             with services.write_conn() as conn:
-                vacation.go_away(conn, who.user.id, until, moment)
+                absence.go_away(conn, who.user.id, until, moment)
 
         try:
             await run_in_threadpool(work)
@@ -119,7 +120,8 @@ async def announce(request: Request, who: Member) -> Response:
 
 @router.post("/profile/back", response_class=HTMLResponse)
 async def come_back(request: Request, who: Member) -> Response:
-    """End my absence now; its unused part is given back."""
+    """End my absence now; its unused part is given back (less a floating hour for games
+    still waiting on a deadline it moved)."""
     form = await forms.read_form(request)
     if not member_token_ok(who, form):
         form.problem = EXPIRED
@@ -129,7 +131,7 @@ async def come_back(request: Request, who: Member) -> Response:
 
     def work() -> None:
         with services.write_conn() as conn:
-            vacation.ended_away(conn, who.user.id, now())
+            absence.come_back(conn, who.user.id, now())
 
     await run_in_threadpool(work)
     return see("/profile?back=1#vacation")

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 from dicehall.server.core.models import AutomatchTicket
 from dicehall.server.core.txn import publish_after_commit
 from dicehall.server.domain import notifications
-from dicehall.server.domain.games.records import GameRecord, entry_of, load_options
+from dicehall.server.domain.games.records import GameRecord, load_options, variant_title
 
 TICKETS = cast(Table, AutomatchTicket.__table__)
 
@@ -58,7 +58,7 @@ def mark_all_matched(conn: Connection, matches: Sequence[Matched], at: datetime)
 
 
 def _text(record: GameRecord) -> str:
-    title = entry_of(record.kind).game.variant_title(load_options(record))
+    title = variant_title(record.kind, load_options(record))
     if record.status == "waiting":
         return (
             f"Auto-match: you have a seat in game {record.id} of {title}; "

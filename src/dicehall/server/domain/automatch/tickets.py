@@ -3,8 +3,8 @@ at once, else the ticket waits for the matcher), cancelling one, and the player'
 
 A ticket asks for a game with options, a range of table sizes, a pace and rated or not,
 and optionally bots after some minutes. A player has at most one waiting ticket per game
-and :data:`MOST_WAITING` in all. Every check comes before the first write, so a refused
-ticket changes nothing.
+and options (Double and Triple Boatzee are apart) and :data:`MOST_WAITING` in all. Every
+check comes before the first write, so a refused ticket changes nothing.
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games import quotas
 from dicehall.server.domain.games.pace import BadPace, Pace, parse_pace
-from dicehall.server.domain.games.records import GameRecord, SeatInfo, entry_of
+from dicehall.server.domain.games.records import GameRecord, SeatInfo, entry_of, variant_title
 from dicehall.server.domain.jobs import wake
 from dicehall.server.domain.ratings import kinds
 
-#: Waiting tickets one player may hold (one per game).
+#: Waiting tickets one player may hold (one per game and options).
 MOST_WAITING = 3
 #: The latest ``bots_after`` (minutes): a day.
 BOTS_AFTER_MAX = 1440
@@ -113,7 +113,9 @@ def _seat_range(game: str, options_text: str, seats: Sequence[int]) -> tuple[int
         raise Refused("invalid", "invalid_seats", "the smallest table size is above the largest")
     if not allowed or not all(n in allowed for n in range(low, high + 1)):
         title = entry_of(game).title
-        sizes = f"{allowed[0]} to {allowed[-1]}" if allowed else "no"
+        sizes = "no" if not allowed else f"{allowed[0]}"
+        if len(allowed) > 1:
+            sizes += f" to {allowed[-1]}"
         raise Refused(
             "invalid", "invalid_seats", f"{title} with these options takes {sizes} seats here"
         )
@@ -153,11 +155,13 @@ def file(
     back matched); else the matcher is told after the commit. Caller commits."""
     locks.lock_player(conn, user.id)
     waiting = conn.execute(
-        select(TICKETS.c.game).where(TICKETS.c.user_pk == user.id, TICKETS.c.status == "waiting")
-    ).scalars()
-    games = list(waiting)
-    if wish.game in games:
-        title = entry_of(wish.game).title
+        select(TICKETS.c.game, TICKETS.c.options).where(
+            TICKETS.c.user_pk == user.id, TICKETS.c.status == "waiting"
+        )
+    ).all()
+    games = [(row.game, row.options) for row in waiting]
+    if (wish.game, wish.options_text) in games:
+        title = variant_title(wish.game, wish.options)
         raise Refused(
             "conflict",
             "already_waiting",
@@ -225,7 +229,7 @@ def mine(
     conn: Connection,
     user_pk: int,
     at: datetime,
-    waits: Mapping[str, float | None] | None = None,
+    waits: estimate.Waits | None = None,
 ) -> list[dict[str, Any]]:
     """``user_pk``'s waiting tickets and those matched in the last day, newest first."""
     rows = conn.execute(
@@ -251,7 +255,7 @@ def listing(conn: Connection, user_pk: int | None, at: datetime) -> dict[str, An
 
 
 def ticket_json(
-    conn: Connection, row: Any, at: datetime, waits: Mapping[str, float | None] | None = None
+    conn: Connection, row: Any, at: datetime, waits: estimate.Waits | None = None
 ) -> dict[str, Any]:
     """A ticket as the API shows it."""
     created = aware(row.created_at)
@@ -260,11 +264,13 @@ def ticket_json(
     pace = Pace.loads(row.pace)
     entry = entry_of(row.game)
     if waits is None:
-        waits = estimate.typical_waits(conn, at) if row.status == "waiting" else {}
+        waits = estimate.typical_waits(conn, at) if row.status == "waiting" else estimate.Waits()
+    options = codec.loads(row.options, entry.game.options_type)
     return {
         "id": row.id,
         "game": row.game,
-        "options": codec.encode(codec.loads(row.options, entry.game.options_type)),
+        "title": variant_title(row.game, options),
+        "options": codec.encode(options),
         "seats": [row.seats_min, row.seats_max],
         "pace": None if pace is None else pace.as_json(),
         "rated": bool(row.rated),

@@ -1,8 +1,9 @@
 """How games end besides by their rules: timeouts, resigning, aborting, the autopilot, and
 the site's ranking of a finished game.
 
-A seat's clock runs out: vacation saves it if it can (see :mod:`~dicehall.server.domain.
-vacation`); otherwise in a 2-seat game the seat loses, or the game is aborted when some
+A seat's clock runs out: vacation saves it if the game allows it at a pace of a day or more
+(see :mod:`~dicehall.server.domain.vacation`), and the clock keeps what saved it for the
+board to say; otherwise in a 2-seat game the seat loses, or the game is aborted when some
 person has not moved yet; in a game of 3+ seats the game's autopilot bot plays the seat from
 then on (its owner may take it back). Resigning is the same by choice. A seat that resigned
 or timed out ranks below every seat that finished under its own control.
@@ -25,7 +26,7 @@ from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games import notice_texts
 from dicehall.server.domain.games.notice_texts import time_left as time_left
-from dicehall.server.domain.games.pace import Clock
+from dicehall.server.domain.games.pace import Clock, Pace, vacation_saves
 from dicehall.server.domain.games.play import advance, store, withhold_unshown_dice, write_game
 from dicehall.server.domain.games.records import (
     GAMES,
@@ -170,11 +171,12 @@ def apply_timeout(
         return None
     seats = seats_of(conn, record.id)
     user_pk = seats[seat].user_pk
-    if record.vacation and user_pk is not None:
+    # Never at a pace under a day, even in a game stored with vacation on before that rule.
+    if vacation_saves(record.vacation, Pace.loads(record.pace)) and user_pk is not None:
         saved = _vacation(conn, user_pk, deadline, at)
         if saved is not None:
-            extended = clock.extended_to(saved)
-            new = replace(record, clock=extended.dumps(), deadline=saved)
+            extended = clock.extended_to(saved.until, saved.by)
+            new = replace(record, clock=extended.dumps(), deadline=saved.until)
             reminders = extended.reminders(reminders_of(conn, user_pk))
             write_game(conn, new, reminders[0] if reminders else None)
             zone = settings_of(conn, user_pk).time_zone
@@ -183,9 +185,10 @@ def apply_timeout(
                 user_pk,
                 "vacation",
                 record.id,
-                f"Your time ran out in {notice_texts.game_title(record.kind)} (game "
+                f"Your time ran out in "
+                f"{notice_texts.game_title(record.kind, record.options)} (game "
                 f"{record.id}); vacation moved your deadline to "
-                f"{notice_texts.exact_time(saved, zone)}.",
+                f"{notice_texts.exact_time(saved.until, zone)}.",
             )
             return new, seats
     conn.execute(
@@ -208,19 +211,19 @@ def apply_timeout(
     return _play_on(conn, pool, record, seats), seats
 
 
-def _vacation(conn: Connection, user_pk: int, deadline: datetime, at: datetime) -> datetime | None:
+def _vacation(
+    conn: Connection, user_pk: int, deadline: datetime, at: datetime
+) -> vacation.Saved | None:
     # Spend floating hours until the deadline lies ahead (more than one only when the
     # sweeper was down), or the allowance runs out.
-    saved: datetime | None = None
     moment = deadline
     for _ in range(MOST_HOURS_AT_ONCE):
-        extended = vacation.save_from_timeout(conn, user_pk, moment)
-        if extended is None:
+        saved = vacation.save_from_timeout(conn, user_pk, moment)
+        if saved is None:
             return None
-        saved = extended
-        if saved > at:
+        if saved.until > at:
             return saved
-        moment = saved
+        moment = saved.until
     return None
 
 

@@ -25,7 +25,7 @@ from dicehall.server.domain.games.records import (
     entry_of,
     fetch_game,
 )
-from dicehall.server.domain.games.seating import insert_game, start_game
+from dicehall.server.domain.games.seating import insert_game, start_game, vacation_for
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.ratings import kinds
 
@@ -53,24 +53,23 @@ def start_matched_game(
     *,
     pace: Pace | None,
     rated: bool,
-    vacation: bool = True,
+    vacation: bool | None = None,
     created_by: int,
 ) -> tuple[GameRecord, list[SeatInfo]]:
     """Create and start a game with ``players`` in seat order (every seat accepted).
 
     ``options`` are decoded options (``game.options(raw)`` already applied); ``rated``
     asks for a rated game, granted only when every seat is a person and the game has a
-    rating kind (bots make it unrated). Refused (403 ``not_accepted``, naming nobody) when
-    two of the people may not meet. Caller commits."""
+    rating kind (bots make it unrated); ``vacation`` (None: wherever the pace allows) as in
+    :func:`~dicehall.server.domain.games.seating.vacation_for`. Refused (403
+    ``not_accepted``, naming nobody) when two of the people may not meet. Caller commits."""
     entry = entry_of(kind)
     entry.game.check_seats(len(players))
     people = {p.user_pk: p.user_id or "" for p in players if p.user_pk is not None}
     if len(people) != sum(1 for p in players if p.user_pk is not None):
         raise Refused("invalid", "invalid_seats", "a player can take only one seat in a game")
     if relations.apart_pairs(conn, people):
-        raise Refused(
-            "forbidden", "not_accepted", "some of these players do not accept games together"
-        )
+        raise relations.not_accepted(None, "match")
     everyone_a_person = len(people) == len(players) >= 2
     rating_kind = kinds.kind_of(entry.name, options) if rated and everyone_a_person else None
     seats = [SeatInfo(i, p.user_pk, p.user_id, p.bot) for i, p in enumerate(players)]
@@ -81,7 +80,7 @@ def start_matched_game(
         seats,
         created_by=created_by,
         pace=pace,
-        vacation=vacation,
+        vacation=vacation_for(vacation, pace),
         private=False,
         rating_kind=rating_kind,
         ladder=False,

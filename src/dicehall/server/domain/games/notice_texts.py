@@ -17,7 +17,13 @@ from dicehall.engine import codec
 from dicehall.engine.options import option_text
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.pace import DAY, HOUR, Pace
-from dicehall.server.domain.games.records import GameRecord, SeatInfo, entry_of, seats_json
+from dicehall.server.domain.games.records import (
+    GameRecord,
+    SeatInfo,
+    entry_of,
+    seats_json,
+    variant_title,
+)
 from dicehall.server.domain.notices.zones import local
 
 #: The most characters a notice's text holds (the bell's column).
@@ -26,12 +32,11 @@ LONGEST = 200
 MOST_NAMED = 3
 
 
-def game_title(kind: str) -> str:
-    """The game's name as people read it ("Boatzee"); its kind for a game not installed."""
-    try:
-        return entry_of(kind).title
-    except Refused:
-        return kind
+def game_title(kind: str, options: object = None) -> str:
+    """The game's name as people read it, as its options make it ("Triple Boatzee"; see
+    :func:`~dicehall.server.domain.games.records.variant_title`); its kind for a game not
+    installed."""
+    return variant_title(kind, options)
 
 
 def seat_names(seats: Sequence[SeatInfo]) -> list[str]:
@@ -86,7 +91,7 @@ def your_turn(
     ``left``: the seat's time bank in seconds (None: no clock)."""
     user_pk = seats[seat].user_pk
     assert user_pk is not None
-    title = game_title(record.kind)
+    title = game_title(record.kind, record.options)
     clock = "" if left is None else f", {time_left(left)} left"
     if mover is None or mover == seat:
         head = f"Your turn in {title}{clock}"
@@ -100,7 +105,7 @@ def time_low(record: GameRecord, seats: Sequence[SeatInfo], seat: int, left: str
     bob)"."""
     user_pk = seats[seat].user_pk
     assert user_pk is not None
-    head = f"Time runs low in {game_title(record.kind)}: your turn, {left} left"
+    head = f"Time runs low in {game_title(record.kind, record.options)}: your turn, {left} left"
     return fit(head, record.id, seats, user_pk)
 
 
@@ -108,7 +113,7 @@ def timed_out(record: GameRecord, seats: Sequence[SeatInfo], seat: int) -> str:
     """The seat's own clock ran out: what becomes of the game."""
     user_pk = seats[seat].user_pk
     assert user_pk is not None
-    title = game_title(record.kind)
+    title = game_title(record.kind, record.options)
     if record.seats != 2:
         then = "the autopilot plays your seat (you may take it back)"
     elif any(s.user_pk is not None and not s.moved for s in seats):
@@ -201,7 +206,7 @@ def invite_declined(
     """Someone declined: "bob declined your invitation to Boatzee: the game is called off
     (game 12 with bob)"."""
     whose = "your" if mine else "the"
-    head = f"{decliner} declined {whose} invitation to {game_title(record.kind)}"
+    head = f"{decliner} declined {whose} invitation to {game_title(record.kind, record.options)}"
     return fit(f"{head}: the game is called off", record.id, seats, user_pk)
 
 

@@ -7,6 +7,11 @@ gains ``increment`` seconds, up to ``cap``. ``None`` is no clock at all.
 Presets (seconds): ``live`` (180, 20, 180), ``brisk`` (1 day, 4 h, 2 days), ``daily`` (3
 days, 12 h, 5 days), ``relaxed`` (5 days, 1 day, 7 days), ``days-N`` for N in 1..14 (N days
 per move: N, N, N days) and ``none``.
+
+Vacation (see :mod:`~dicehall.server.domain.vacation`) saves seats only at paces whose bank
+starts at a day or more (every preset but ``live``): an hour of vacation in a game of minutes
+would stall it for hours. :func:`vacation_saves` holds old games that stored vacation on at
+such a pace to the same rule.
 """
 
 from __future__ import annotations
@@ -24,6 +29,10 @@ HOUR = 3600
 DAY = 24 * HOUR
 #: The longest bank a pace may give (a fortnight), so deadlines stay sane.
 LONGEST = 14 * DAY
+#: The shortest starting bank at which vacation may save a seat.
+VACATION_FROM = DAY
+#: What moved a running seat's deadline after its bank ran out (``Clock.saved``).
+SAVED_BY = ("vacation", "away")
 
 
 class BadPace(ValueError):
@@ -67,6 +76,12 @@ class Pace:
         data = json.loads(text)
         return cls(int(data["initial"]), int(data["increment"]), int(data["cap"]), data["name"])
 
+    @property
+    def takes_vacation(self) -> bool:
+        """Whether vacation may save a seat at this pace (a bank that starts at a day or
+        more)."""
+        return self.initial >= VACATION_FROM
+
     def after_turn(self, remaining: float, used: float) -> float:
         """The bank once a turn that took ``used`` seconds passes on."""
         return min(float(self.cap), max(0.0, remaining - used) + self.increment)
@@ -79,6 +94,12 @@ PRESETS: dict[str, Pace] = {
     "relaxed": Pace(5 * DAY, DAY, 7 * DAY, "relaxed"),
 }
 _DAYS = re.compile(r"days-(\d{1,2})")
+
+
+def vacation_saves(asked: bool, pace: Pace | None) -> bool:
+    """Whether vacation may save a seat of a game stored with ``asked`` at ``pace``: never at
+    a pace under a day, whatever the game stored (games made before the rule)."""
+    return asked and (pace is None or pace.takes_vacation)
 
 
 def parse_pace(raw: object) -> Pace | None:
@@ -116,13 +137,15 @@ def parse_pace(raw: object) -> Pace | None:
 
 @dataclass(frozen=True, slots=True)
 class Clock:
-    """Every seat's bank (seconds), whose bank runs since when (None: nobody's), and how
-    many of the running turn's reminders were sent."""
+    """Every seat's bank (seconds), whose bank runs since when (None: nobody's), how many of
+    the running turn's reminders were sent, and what saved the running seat when its bank
+    ran out (one of ``SAVED_BY``; None: nothing yet this turn)."""
 
     banks: tuple[float, ...]
     running: int | None = None
     since: datetime | None = None
     reminded: int = 0
+    saved: str | None = None
 
     @classmethod
     def start(cls, pace: Pace | None, seats: int) -> Clock:
@@ -138,6 +161,7 @@ class Clock:
                 "running": self.running,
                 "since": None if self.since is None else self.since.isoformat(),
                 "reminded": self.reminded,
+                "saved": self.saved,
             },
             separators=(",", ":"),
         )
@@ -147,7 +171,9 @@ class Clock:
         """A stored clock."""
         data = json.loads(text)
         since = None if data["since"] is None else datetime.fromisoformat(data["since"])
-        return cls(tuple(float(b) for b in data["banks"]), data["running"], since, data["reminded"])
+        banks = tuple(float(b) for b in data["banks"])
+        # Clocks stored before ``saved`` existed have none.
+        return cls(banks, data["running"], since, data["reminded"], data.get("saved"))
 
     def remaining(self, seat: int, at: datetime) -> float:
         """``seat``'s bank at ``at`` (a running bank counts down)."""
@@ -176,12 +202,13 @@ class Clock:
             return []
         return reminder_marks.moments(marks, self.since, self.banks[self.running])[self.reminded :]
 
-    def extended_to(self, deadline: datetime) -> Clock:
-        """The running bank made to last until ``deadline`` (vacation)."""
-        assert self.running is not None and self.since is not None
+    def extended_to(self, deadline: datetime, by: str) -> Clock:
+        """The running bank made to last until ``deadline``, saved ``by`` vacation or an
+        announced absence (one of ``SAVED_BY``)."""
+        assert self.running is not None and self.since is not None and by in SAVED_BY
         banks = list(self.banks)
         banks[self.running] = (deadline - self.since).total_seconds()
-        return replace(self, banks=tuple(banks))
+        return replace(self, banks=tuple(banks), saved=by)
 
     def pass_to(self, pace: Pace | None, seat: int | None, at: datetime) -> Clock:
         """The clock once the turn is ``seat``'s at ``at`` (None: no person to wait on).

@@ -18,12 +18,12 @@ from dicehall.engine.events import Acted, Event, Resolved, decode_event
 from dicehall.engine.game import Chance, Finished, ToAct
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import TurnTime, User
-from dicehall.server.domain import jobs, notifications, vacation
+from dicehall.server.domain import jobs, notifications
 from dicehall.server.domain.dice.bags import FULL_BAG, draw_from
 from dicehall.server.domain.dice.pool import SET_SIZE, SETS, DicePool
 from dicehall.server.domain.dice.publiclog import hidden_outcomes_of, is_hidden, public_events
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games import notice_texts
+from dicehall.server.domain.games import absence, notice_texts
 from dicehall.server.domain.games.game_over import tell_game_over
 from dicehall.server.domain.games.pace import Clock, Pace
 from dicehall.server.domain.games.records import (
@@ -48,6 +48,7 @@ from dicehall.server.domain.games.seat_results import record_results
 from dicehall.server.domain.people.settings import reminders_in, reminders_of
 from dicehall.server.domain.ratings.ladder_results import settle_game
 from dicehall.server.domain.ratings.store import rate_game
+from dicehall.server.domain.singularity import moments
 from dicehall.server.domain.tournaments.results import ENDED
 from dicehall.server.domain.tournaments.results import settle_game as settle_table
 
@@ -287,6 +288,7 @@ def write_game(conn: Connection, new: GameRecord, remind_at: Any = None) -> None
         record_results(conn, new)
         if new.rating_kind is not None:
             rate_game(conn, new)
+        moments.game_ended(conn, new)
     if new.ladder:
         settle_game(conn, new)
     if new.status in ENDED:
@@ -411,14 +413,17 @@ def apply_move(
         )
         seats[seat.seat] = replace(seat, moved=True)
     if seat.away_until is not None:
-        # Any move ends an announced absence (the seat shows who is away, unlike the user
-        # of a request, whose row may have been read without it).
-        vacation.ended_away(conn, user.id, now())
         for other in seats:
             if other.user_pk == user.id:
                 seats[other.seat] = replace(other, away_until=None)
     state = advance(conn, pool, record, seats, state, steps)
     new = store(conn, record, seats, state, steps)
+    if seat.away_until is not None:
+        # Any move ends an announced absence (the seat shows who is away, unlike the user
+        # of a request, whose row may have been read without it); after the move, so this
+        # game keeps the absence's time only if the turn is still this seat's.
+        _, moved = absence.come_back(conn, user.id, now())
+        new = next((game for game in moved if game.id == new.id), new)
     if key is not None:
         conn.execute(
             INSERT_KEY,

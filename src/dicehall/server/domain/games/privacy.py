@@ -4,6 +4,10 @@ users they invited to watch. To anyone else a private game does not exist (a 404
 
 A private game still waiting for players with an open seat is the exception: the waiting
 room lists it for anyone to join, so its waiting board is no secret (it holds no dice).
+
+A game waiting for players with an open seat does not exist (a 404) for a user across an
+ignore with someone seated at it (:func:`apart_from_table`): as the waiting room leaves it
+out for them, its board never offers them a seat that joining would refuse.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from sqlalchemy import Connection, Table, select
 from dicehall.server.core.models import GameWatcher
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.records import GameRecord, SeatInfo, fetch_game, seats_of
+from dicehall.server.domain.people import relations
 
 WATCHERS = cast(Table, GameWatcher.__table__)
 
@@ -39,13 +44,23 @@ def may_watch(
     conn: Connection, record: GameRecord, seats: Sequence[SeatInfo], user_pk: int | None
 ) -> bool:
     """Whether the user ``user_pk`` (None: a signed-out visitor) may see game ``record``."""
-    if not record.private:
-        return True
-    if record.status == "waiting" and any(s.is_open for s in seats):
+    taking_players = record.status == "waiting" and any(s.is_open for s in seats)
+    if taking_players and apart_from_table(conn, seats, user_pk):
+        return False
+    if not record.private or taking_players:
         return True
     if user_pk is None:
         return False
     return seated(seats, user_pk) or invited_to_watch(conn, record.id, user_pk)
+
+
+def apart_from_table(conn: Connection, seats: Sequence[SeatInfo], user_pk: int | None) -> bool:
+    """Whether ``user_pk``, not seated in ``seats``, may not sit down with someone who is
+    (an ignore either way: the one check's meeting "join")."""
+    if user_pk is None or seated(seats, user_pk):
+        return False
+    there = {s.user_pk for s in seats if s.user_pk is not None}
+    return bool(there - relations.may_interact_many(conn, user_pk, there, "join"))
 
 
 def hidden(game_id: int) -> Refused:

@@ -18,7 +18,7 @@ from dicehall.server.core.models import User
 from dicehall.server.domain.dice.publiclog import public_events
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.ending import ranking
-from dicehall.server.domain.games.pace import Clock, Pace
+from dicehall.server.domain.games.pace import Clock, Pace, vacation_saves
 from dicehall.server.domain.games.payloads import GamePayload
 from dicehall.server.domain.games.privacy import watchable
 from dicehall.server.domain.games.records import (
@@ -34,6 +34,7 @@ from dicehall.server.domain.games.records import (
     load_state,
     seat_of,
     seats_json,
+    variant_title,
 )
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.people.chat import unread_counts
@@ -56,7 +57,7 @@ def game_payload(
     payload: GamePayload = {
         "id": record.id,
         "game": record.kind,
-        "title": game.variant_title(options),
+        "title": variant_title(record.kind, options),
         "status": record.status,
         "version": record.version,
         "options": codec.encode(options),
@@ -75,7 +76,8 @@ def game_payload(
         "rating_kind": record.rating_kind,
         "ladder": record.ladder,
         "ratings": ratings,
-        "vacation": record.vacation,
+        # What the rules allow, not what an old game stored (never under a day's pace).
+        "vacation": vacation_saves(record.vacation, Pace.loads(record.pace)),
     }
     if record.snapshot is not None:
         state = load_state(record)
@@ -100,8 +102,9 @@ def pace_json(record: GameRecord) -> dict[str, Any] | None:
 
 
 def clock_json(record: GameRecord, at: datetime) -> dict[str, Any] | None:
-    """Every seat's time left at ``at``, its deadline if its bank runs, and whether it runs
-    (None for a game without a clock)."""
+    """Every seat's time left at ``at``, its deadline if its bank runs, whether it runs, and
+    what saved the running seat when its bank ran out this turn (``saved_by``: ``vacation``
+    or ``away``; None for a game without a clock)."""
     if record.pace is None:
         return None
     pace = Pace.loads(record.pace)
@@ -117,6 +120,7 @@ def clock_json(record: GameRecord, at: datetime) -> dict[str, Any] | None:
                 ),
                 "deadline": deadline.isoformat() if running == seat and deadline else None,
                 "running": running == seat,
+                "saved_by": clock.saved if running == seat else None,
             }
             for seat in range(record.seats)
         ]
@@ -188,10 +192,12 @@ def summaries(conn: Connection, rows: Sequence[Row[Any]], me: int) -> list[dict[
         record = GameRecord.of(row)
         seats = by_game[record.id]
         mine = next((s for s in seats if s.user_pk == me), None)
+        options = load_options(record)
         out.append(
             {
                 "id": record.id,
                 "game": record.kind,
+                "title": variant_title(record.kind, options),
                 "status": record.status,
                 "version": record.version,
                 "to_act": record.to_act,
@@ -201,7 +207,7 @@ def summaries(conn: Connection, rows: Sequence[Row[Any]], me: int) -> list[dict[
                 "invitation": record.status == "waiting" and mine is not None and mine.invited,
                 "creator": creators.get(row.created_by),
                 "seats": seats_json(seats),
-                "options": codec.encode(load_options(record)),
+                "options": codec.encode(options),
                 "updated_at": record.updated_at.isoformat(),
                 "standing": standing_of(record),
                 "winners": winners_of(record),

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Row
 from dicehall import games
 from dicehall.engine import codec
 from dicehall.engine.bots import Bot
-from dicehall.engine.errors import InvalidInput
+from dicehall.engine.errors import CodecError, InvalidInput, InvalidOptions
 from dicehall.engine.events import Event
 from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import EventRow, GameRow, IdempotencyRow, SeatRow, User
@@ -229,6 +229,31 @@ def entry_of(kind: str) -> games.GameEntry:
         return games.get(kind)
     except InvalidInput as exc:
         raise Refused("invalid", "unknown_game", str(exc)) from exc
+
+
+def variant_title(kind: str, options: object = None) -> str:
+    """The name a game of ``kind`` goes by with ``options`` ("Triple Boatzee", "Boatzee
+    (yahtzee rules)"): the one function every list, page and notice names a game by.
+    ``options``: an options object, their JSON (``codec.encode``) or their stored text;
+    None (or options it cannot read): the game's own title. The kind itself for a game no
+    longer installed on this site."""
+    try:
+        entry = games.get(kind)
+    except InvalidInput:
+        return kind
+    if options is None:
+        return entry.title
+    game = entry.game
+    try:
+        if isinstance(options, str):
+            options = codec.loads(options, game.options_type)
+        elif not isinstance(options, game.options_type):
+            options = codec.decode(options, game.options_type)
+        title = game.variant_title(options)
+    except (CodecError, InvalidOptions, TypeError, ValueError):
+        return entry.title
+    # A game that names no variant answers its own title, which its entry may word better.
+    return entry.title if title == game.title else title
 
 
 def load_state(record: GameRecord) -> Any:

@@ -10,7 +10,7 @@ from sqlalchemy import Connection
 from dicehall.server.core.models import User
 from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games.pace import Pace
+from dicehall.server.domain.games.pace import Pace, vacation_saves
 from dicehall.server.domain.games.records import GameRecord, SeatInfo, load_options, seats_of
 from dicehall.server.domain.games.seating import create_game
 
@@ -56,6 +56,7 @@ def rematch(
         options,
         rematch_specs(seats, user),
         pace="none" if pace is None else pace.spec(),
-        vacation=record.vacation,
+        # As the old game could use it: never on at a pace under a day.
+        vacation=vacation_saves(record.vacation, pace),
         private=record.private,
     )

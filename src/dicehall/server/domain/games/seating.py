@@ -16,8 +16,9 @@ from dicehall.server.core.models import User
 from dicehall.server.domain import notifications
 from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games import notice_texts
-from dicehall.server.domain.games.pace import BadPace, Pace, parse_pace
+from dicehall.server.domain.games import notice_texts, privacy
+from dicehall.server.domain.games.notice_texts import time_left
+from dicehall.server.domain.games.pace import BadPace, Pace, parse_pace, vacation_saves
 from dicehall.server.domain.games.play import advance, store
 from dicehall.server.domain.games.quotas import GameLimits, check_create_quota, check_join_quota
 from dicehall.server.domain.games.records import (
@@ -84,12 +85,14 @@ def _check_named_may_meet(conn: Connection, creator: User, seats: Sequence[SeatI
     relations.check_all_may_meet(conn, named, "join")
 
 
-def _check_may_join(conn: Connection, user: User, seats: Sequence[SeatInfo]) -> None:
-    """Nobody sits down with someone across an ignore. The joiner is told what anyone is
-    told of a game that filled up (an ignore is never told)."""
-    seated = {s.user_pk for s in seats if s.user_pk is not None}
-    if seated - relations.may_interact_many(conn, user.id, seated, "join"):
-        raise Refused("conflict", "not_open", "this game has no open seats")
+def _check_may_join(
+    conn: Connection, user: User, record: GameRecord, seats: Sequence[SeatInfo]
+) -> None:
+    """Nobody sits down with someone across an ignore. To the joiner the game does not
+    exist (its board is a 404 for them too, see :func:`privacy.apart_from_table`): the
+    answer anyone gets for a game they may not see, so an ignore is never told."""
+    if privacy.apart_from_table(conn, seats, user.id):
+        raise privacy.hidden(record.id)
 
 
 def pace_for(raw: object, seats: Sequence[SeatInfo]) -> Pace | None:
@@ -102,6 +105,22 @@ def pace_for(raw: object, seats: Sequence[SeatInfo]) -> Pace | None:
         return parse_pace(raw)
     except BadPace as exc:
         raise Refused("invalid", "invalid_pace", str(exc)) from exc
+
+
+def vacation_for(asked: bool | None, pace: Pace | None) -> bool:
+    """Whether vacation may save the game's seats: as asked, or by default on wherever the
+    pace allows it (a day or more, or no clock). Asking for it at a pace under a day is
+    refused (422 ``invalid_vacation``)."""
+    allowed = vacation_saves(True, pace)
+    if asked and not allowed:
+        assert pace is not None
+        raise Refused(
+            "invalid",
+            "invalid_vacation",
+            f"vacation cannot save a seat at a pace under a day ({pace.name}: "
+            f"{time_left(pace.initial)}); leave vacation out or set it to false",
+        )
+    return allowed if asked is None else asked
 
 
 def rating_kind_for(
@@ -131,7 +150,7 @@ def create_game(
     seat_specs: Sequence[str],
     *,
     pace: object = None,
-    vacation: bool = True,
+    vacation: bool | None = None,
     private: bool = False,
     rated: bool | None = None,
     ladder: bool = False,
@@ -141,7 +160,8 @@ def create_game(
     """Create a game; it starts at once unless seats are open. Caller commits.
 
     ``pace`` is a preset name or ``{initial, increment, cap}`` (see :func:`pace_for`);
-    ``vacation`` lets a seat's vacation allowance save it from a timeout; ``private`` lets
+    ``vacation`` lets a seat's vacation allowance save it from a timeout (None: wherever the
+    pace allows, see :func:`vacation_for`); ``private`` lets
     only the players and invited watchers watch; ``rated`` (None: when every seat is a
     person) counts the result in the players' ratings; ``ladder`` marks a ladder game.
     Each user named gets an ``invitation`` notice with the options and the pace, unless
@@ -152,6 +172,7 @@ def create_game(
     game.check_seats(len(seat_specs))
     seats = parse_seat_specs(conn, creator, seat_specs, entry.name)
     chosen_pace = pace_for(pace, seats)
+    saves = vacation_for(vacation, chosen_pace)
     rating_kind = rating_kind_for(entry.name, options, seats, rated)
     check_create_quota(conn, creator, seats, limits)
     game_id = insert_game(
@@ -161,7 +182,7 @@ def create_game(
         seats,
         created_by=creator.id,
         pace=chosen_pace,
-        vacation=vacation,
+        vacation=saves,
         private=private,
         rating_kind=rating_kind,
         ladder=ladder,
@@ -262,10 +283,10 @@ def join_game(
     seats = seats_of(conn, record.id)
     if any(s.user_pk == user.id for s in seats):
         raise Refused("conflict", "already_seated", "you already have a seat in this game")
+    _check_may_join(conn, user, record, seats)
     open_seats = [s for s in seats if s.is_open and (seat is None or s.seat == seat)]
     if not open_seats:
         raise Refused("conflict", "seat_taken", f"seat {seat} is not open")
-    _check_may_join(conn, user, seats)
     check_join_quota(conn, user, limits)
     chosen = open_seats[0]
     conn.execute(

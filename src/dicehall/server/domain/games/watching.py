@@ -26,6 +26,7 @@ from dicehall.server.domain.games.records import (
     seats_of,
 )
 from dicehall.server.domain.people import relations
+from dicehall.server.domain.people.lookup import person
 
 #: The live list's page size, and the most one page may hold.
 LIVE_PAGE = 50
@@ -110,7 +111,8 @@ def invite(conn: Connection, game_id: int, player: User, guest_id: str) -> list[
     """``player`` (seated at the game) invites the user ``guest_id`` to watch it: the
     invited users after the change. Inviting twice, or a player, changes nothing."""
     guest, plays = _player_and_guest(conn, game_id, player, guest_id)
-    relations.check_may_interact(conn, player.id, guest, "watch", guest_id.strip())
+    if not relations.may_interact(conn, player.id, guest, "watch"):
+        raise relations.not_accepted(person(conn, guest).user_id, "watch")  # as they spell it
     already = conn.execute(
         select(WATCHERS.c.user_pk).where(WATCHERS.c.game_id == game_id, WATCHERS.c.user_pk == guest)
     ).first()

@@ -1,6 +1,7 @@
 """An account's e-mail address: set it (a link proves it), and reset a forgotten password
-through it (a signed link that works once, for half an hour; every session, API token, push
-subscription and webhook of the account ends with the reset).
+through it (a signed link that works once, for half an hour; every session, push
+subscription and webhook of the account ends with the reset, and every API token unless
+the owner keeps them).
 
 The mails go out through the ``deliveries`` job like every notice (a request never waits on
 an SMTP server, and an unreachable one loses nothing: the mail is retried). Their links are
@@ -180,12 +181,16 @@ class Reset:
     user_id: str
     token_hashes: list[str]
     sessions: int
+    #: The owner kept the account's API tokens on purpose.
+    tokens_kept: bool = False
 
 
-def confirm_reset(services: Services, token: str, password: str) -> Reset:
-    """Set a new password with a reset link's token; every session, API token, push
-    subscription and webhook of the account ends. Refused: a forged, expired or used link
-    (422), a password the rules refuse (422)."""
+def confirm_reset(
+    services: Services, token: str, password: str, keep_tokens: bool = False
+) -> Reset:
+    """Set a new password with a reset link's token; every session, push subscription and
+    webhook of the account ends, and every API token unless ``keep_tokens``. Refused: a
+    forged, expired or used link (422), a password the rules refuse (422)."""
     user_pk, fingerprint = links.reset_target(site_secret(services), token)
     with services.read_conn() as conn:
         row = conn.execute(
@@ -205,16 +210,18 @@ def confirm_reset(services: Services, token: str, password: str) -> Reset:
         sessions = conn.execute(
             delete(SESSIONS).where(SESSIONS.c.user_pk == user_pk).returning(SESSIONS.c.id)
         ).all()
-        hashes = conn.execute(
-            delete(TOKENS).where(TOKENS.c.user_pk == user_pk).returning(TOKENS.c.token_hash)
-        ).scalars()
-        ended = [str(h) for h in hashes]
+        ended: list[str] = []
+        if not keep_tokens:
+            hashes = conn.execute(
+                delete(TOKENS).where(TOKENS.c.user_pk == user_pk).returning(TOKENS.c.token_hash)
+            ).scalars()
+            ended = [str(h) for h in hashes]
         # Whoever took the account may have added a browser or a webhook to hear its
         # notices: the owner who got it back subscribes again.
         conn.execute(delete(PUSH).where(PUSH.c.user_pk == user_pk))
         conn.execute(delete(WEBHOOKS).where(WEBHOOKS.c.user_pk == user_pk))
     credentials_changed()
-    return Reset(user_pk, str(row.user_id), ended, len(sessions))
+    return Reset(user_pk, str(row.user_id), ended, len(sessions), keep_tokens)
 
 
 def _used() -> Refused:

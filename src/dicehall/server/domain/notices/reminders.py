@@ -17,7 +17,10 @@ _UNITS = {"m": 60, "h": 3600, "d": 86400}
 
 
 def check(marks: list[str]) -> list[str]:
-    """``marks`` cleaned (each once, in the order given), or ValueError naming the bad one."""
+    """``marks`` cleaned (each once, in the order given), or ValueError naming the bad one;
+    at most ``MOST`` of them as given (so a schema's ``maxItems`` says the same)."""
+    if len(marks) > MOST:
+        raise ValueError(f"at most {MOST} reminders")
     kept: list[str] = []
     for mark in marks:
         cleaned = mark.strip().lower()

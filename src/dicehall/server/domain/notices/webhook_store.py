@@ -27,9 +27,9 @@ from dicehall.server.domain.notices.kinds import (
     WebhookFormat,
 )
 from dicehall.server.domain.services import Services
+from dicehall.server.domain.write_rates import check_write_rate
 from dicehall.server.infra import webhooks
 from dicehall.server.infra.outbound import OutboundError, OutboundRefused, check_url
-from dicehall.server.infra.ratelimit import bucket
 
 WEBHOOKS = cast(Table, Webhook.__table__)
 #: The longest URL stored, and the longest error kept.
@@ -211,14 +211,7 @@ def trial(services: Services, user_pk: int) -> str | None:
     or None when it arrived (blocking: run it in a worker thread). Refused: 404
     ``no_webhook``; 429 ``rate_limited`` beyond a few a minute (each post may hold a worker
     thread up to the timeout)."""
-    wait = services.limiter.hit([bucket("webhook-test", "user", str(user_pk))])
-    if wait is not None:
-        raise Refused(
-            "too_many",
-            "rate_limited",
-            f"too many test posts; try again in {wait} seconds",
-            retry_after=wait,
-        )
+    check_write_rate(services, "webhook_test", user_pk)
     with services.read_conn() as conn:
         hook = get(conn, user_pk)
     if hook is None:

@@ -11,10 +11,15 @@ after it ("Good game").
 Who reads what: the spectators read both channels; the players read their own, and the
 spectators' too once the game is over (finished, aborted or cancelled). Nobody reads a
 line written by someone across an ignore (:func:`~dicehall.server.domain.people.relations.
-others_across_an_ignore`, in either direction); writing is never refused for an ignore, the
-line is just not shown to those across it.
+others_across_an_ignore`, in either direction).
 
-Pushes: a players' line goes, whole, to each seated user who may meet its writer
+The players' channel is between the game's seated players: a line is refused (403
+``not_accepted``, naming nobody) while the writer and another player are across an ignore
+(one made after they sat down together), either way, rather than stored and shown to its
+writer as sent when it would never reach that player. The spectators' channel has no set
+audience: its lines are taken, and only not shown to readers across an ignore.
+
+Pushes: a players' line goes, whole, to each seated user
 (:func:`~dicehall.server.domain.people.relations.may_interact_many`, the meeting "chat");
 the sockets following the game (spectators' and players' boards alike) are told only that
 a channel has a new line (:func:`watcher_hint`), and read it through :func:`read`, which
@@ -37,7 +42,13 @@ from dicehall.server.core.txn import publish_after_commit
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games.privacy import seated, watchable
 from dicehall.server.domain.games.records import SEATS, USERS, GameRecord, SeatInfo
-from dicehall.server.domain.people.relations import may_interact_many, others_across_an_ignore
+from dicehall.server.domain.moderation.content import HIDDEN_TEXT
+from dicehall.server.domain.moderation.standing import may_write
+from dicehall.server.domain.people.relations import (
+    may_interact_many,
+    not_accepted,
+    others_across_an_ignore,
+)
 
 CHAT = cast(Table, ChatLine.__table__)
 
@@ -185,6 +196,12 @@ def post(
     _record, seats = watchable(conn, game_id, user.id)
     channel = channel_of(seats, user.id)
     at = now()
+    may_write(conn, user.id, at)
+    people = {s.user_pk for s in seats if s.user_pk is not None}
+    reached = may_interact_many(conn, user.id, people, "chat") if channel == "players" else people
+    if people - reached:
+        # A line some player would never see is not taken (not shown to its writer as sent).
+        raise not_accepted(None, "chat")
     _check_pace(conn, game_id, user.id, at)
     line_id = conn.execute(
         insert(CHAT)
@@ -194,8 +211,7 @@ def post(
     seat = _seat_of(seats, user.id) if channel == "players" else None
     line = _line_json(int(line_id), channel, user.user_id, user.display_name, text, at, seat)
     if channel == "players":
-        people = {s.user_pk for s in seats if s.user_pk is not None}
-        for pk in sorted(may_interact_many(conn, user.id, people, "chat")):
+        for pk in sorted(reached):
             publish_after_commit(conn, pk, {"type": "chat", "game": game_id, "line": line})
     return line
 
@@ -214,6 +230,7 @@ def read(conn: Connection, viewer: User, game_id: int, after: int | None = None)
             CHAT.c.channel,
             CHAT.c.user_pk,
             CHAT.c.body,
+            CHAT.c.hidden_at,
             CHAT.c.created_at,
             USERS.c.user_id,
             USERS.c.display_name,
@@ -234,7 +251,7 @@ def read(conn: Connection, viewer: User, game_id: int, after: int | None = None)
             r.channel,
             r.user_id,
             r.display_name,
-            r.body,
+            HIDDEN_TEXT if r.hidden_at is not None else r.body,
             r.created_at,
             _seat_of(seats, r.user_pk) if r.channel == "players" else None,
         )

@@ -49,6 +49,7 @@ from dicehall.server.domain.games.records import (
     GameRecord,
     SeatInfo,
     seat_of,
+    variant_title,
 )
 from dicehall.server.domain.people import settings
 from dicehall.server.domain.people.relations import others_across_an_ignore
@@ -250,6 +251,8 @@ class Doing:
     #: The game they play, and its kind: only for a game the viewer may watch.
     game: int | None = None
     kind: str | None = None
+    #: That game's name as its options make it ("Triple Boatzee").
+    title: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {"what": self.what, "game": self.game, "kind": self.kind}
@@ -295,13 +298,14 @@ class Here:
 
 
 def who_is_here(
-    conn: Connection, services: Services, viewer_pk: int, at: datetime | None = None
+    conn: Connection, services: Services, viewer_pk: int | None, at: datetime | None = None
 ) -> Here:
-    """Who is here, as ``viewer_pk`` sees it: online (buddies first, then by name) and
-    recently here (buddies first, then the most recently seen)."""
+    """Who is here, as ``viewer_pk`` sees it (None: a signed-out visitor, who has no buddies
+    and no ignores): online (buddies first, then by name) and recently here (buddies first,
+    then the most recently seen)."""
     online_seen, recent_seen = services.presence.listing(at or now())
     seen = [*online_seen, *recent_seen]
-    apart = others_across_an_ignore(conn, viewer_pk)
+    apart = others_across_an_ignore(conn, viewer_pk) if viewer_pk is not None else set()
     people = {
         row.id: row
         for row in conn.execute(
@@ -312,14 +316,18 @@ def who_is_here(
         if settings.parse(row.settings).show_presence
     }
     seen = [s for s in seen if s.user_pk in people]
-    buddies = set(
-        conn.scalars(
-            select(RELATIONS.c.target_pk).where(
-                RELATIONS.c.owner_pk == viewer_pk,
-                RELATIONS.c.kind == "buddy",
-                RELATIONS.c.target_pk.in_(people),
+    buddies = (
+        set(
+            conn.scalars(
+                select(RELATIONS.c.target_pk).where(
+                    RELATIONS.c.owner_pk == viewer_pk,
+                    RELATIONS.c.kind == "buddy",
+                    RELATIONS.c.target_pk.in_(people),
+                )
             )
         )
+        if viewer_pk is not None
+        else set()
     )
     doings = _doings(conn, viewer_pk, seen)
 
@@ -340,7 +348,7 @@ def who_is_here(
     return Here(online[:LIST_MOST], recent[:LIST_MOST], len(online), len(recent))
 
 
-def _doings(conn: Connection, viewer_pk: int, seen: Iterable[Seen]) -> dict[int, Doing]:
+def _doings(conn: Connection, viewer_pk: int | None, seen: Iterable[Seen]) -> dict[int, Doing]:
     """What each of ``seen`` is doing, as ``viewer_pk`` may know it (three queries in all)."""
     seen = list(seen)
     if not seen:
@@ -383,7 +391,8 @@ def _doings(conn: Connection, viewer_pk: int, seen: Iterable[Seen]) -> dict[int,
                 if record.id not in visible:
                     visible[record.id] = may_watch(conn, record, its_seats, viewer_pk)
                 if visible[record.id]:
-                    return Doing("playing", record.id, record.kind)
+                    title = variant_title(record.kind, record.options)
+                    return Doing("playing", record.id, record.kind, title)
                 return Doing("playing")
         if s.activity.what == "looking" or s.user_pk in waiting:
             return Doing("looking")

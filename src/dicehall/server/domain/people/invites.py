@@ -33,6 +33,7 @@ from dicehall.server.domain.games.records import (
     SeatInfo,
     fetch_game,
     seats_of,
+    variant_title,
 )
 from dicehall.server.domain.games.seating import join_game
 from dicehall.server.domain.people import relations
@@ -99,6 +100,8 @@ class InviteView:
     expires: datetime
     accepted_by: str | None
     accepted_at: datetime | None
+    #: The game's name as its options make it ("Triple Boatzee"); None without a game.
+    game_title: str | None = None
 
     def state(self, at: datetime | None = None) -> State:
         """Open (usable), accepted, or expired unused."""
@@ -133,6 +136,7 @@ _VIEW = (
         _INVITER.c.display_name.label("inviter_name"),
         _FRIEND.c.user_id.label("friend_id"),
         GAMES.c.kind.label("game_kind"),
+        GAMES.c.options.label("game_options"),
         GAMES.c.status.label("game_status"),
     )
     .join(_INVITER, _INVITER.c.id == INVITES.c.inviter_pk)
@@ -156,6 +160,9 @@ def _view_of(row: Any) -> InviteView:
         expires=aware(row.expires_at),
         accepted_by=row.friend_id,
         accepted_at=None if row.accepted_at is None else aware(row.accepted_at),
+        game_title=None
+        if row.game_kind is None
+        else variant_title(row.game_kind, row.game_options),
     )
 
 
@@ -261,12 +268,14 @@ class OpenSeat:
     game_kind: str
     seat: int
     seats: int
+    #: The game's name as its options make it ("Triple Boatzee").
+    game_title: str = ""
 
 
 def open_seats_of_mine(conn: Connection, user_pk: int) -> list[OpenSeat]:
     """The open seats of the games ``user_pk`` sits in that wait for players, newest first."""
     mine = (
-        select(GAMES.c.id, GAMES.c.kind, GAMES.c.seats)
+        select(GAMES.c.id, GAMES.c.kind, GAMES.c.options, GAMES.c.seats)
         .join(SEATS, SEATS.c.game_id == GAMES.c.id)
         .where(SEATS.c.user_pk == user_pk, GAMES.c.status == "waiting")
         .order_by(GAMES.c.id.desc())
@@ -275,7 +284,8 @@ def open_seats_of_mine(conn: Connection, user_pk: int) -> list[OpenSeat]:
     for game in conn.execute(mine).all():
         for seat in seats_of(conn, game.id):
             if seat.is_open:
-                found.append(OpenSeat(game.id, game.kind, seat.seat, game.seats))
+                title = variant_title(game.kind, game.options)
+                found.append(OpenSeat(game.id, game.kind, seat.seat, game.seats, title))
     return found
 
 

@@ -35,20 +35,32 @@ def person(conn: Connection, user_pk: int) -> Person:
     return Person(int(row.id), str(row.user_id), str(row.display_name))
 
 
+def user_named(conn: Connection, user_id: str) -> Person | None:
+    """The user ``user_id`` (any case, spaces around it ignored); None for nobody."""
+    handle = user_id.strip()
+    if not _HANDLE.fullmatch(handle):
+        return None
+    row = conn.execute(
+        select(USERS.c.id, USERS.c.user_id, USERS.c.display_name).where(
+            USERS.c.key == handle.lower()
+        )
+    ).first()
+    return None if row is None else Person(int(row.id), str(row.user_id), str(row.display_name))
+
+
+def nobody(user_id: str) -> Refused:
+    """404 ``unknown_user``: "there is no user 'bob'" (a long id cut short)."""
+    handle = user_id.strip()
+    shown = handle if len(handle) <= 20 else handle[:20] + "..."
+    return Refused("not_found", "unknown_user", f"there is no user {shown!r}")
+
+
 def other_person(conn: Connection, me_pk: int, user_id: str, yourself: str) -> Person:
     """The user ``user_id`` (any case): 404 ``unknown_user`` for nobody, 422 ``yourself``
     (saying ``yourself``) when it is me."""
-    handle = user_id.strip()
-    row = None
-    if _HANDLE.fullmatch(handle):
-        row = conn.execute(
-            select(USERS.c.id, USERS.c.user_id, USERS.c.display_name).where(
-                USERS.c.key == handle.lower()
-            )
-        ).first()
-    if row is None:
-        shown = handle if len(handle) <= 20 else handle[:20] + "..."
-        raise Refused("not_found", "unknown_user", f"there is no user {shown!r}")
-    if row.id == me_pk:
+    found = user_named(conn, user_id)
+    if found is None:
+        raise nobody(user_id)
+    if found.pk == me_pk:
         raise Refused("invalid", "yourself", yourself)
-    return Person(int(row.id), str(row.user_id), str(row.display_name))
+    return found

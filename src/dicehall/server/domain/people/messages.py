@@ -26,6 +26,9 @@ from sqlalchemy import Connection, Table, case, func, insert, or_, select, updat
 from dicehall.server.core.clock import aware
 from dicehall.server.core.models import Message, MessageThread, User
 from dicehall.server.core.txn import publish_after_commit
+from dicehall.server.domain.moderation.audit import acted_on_by
+from dicehall.server.domain.moderation.content import HIDDEN_TEXT
+from dicehall.server.domain.moderation.standing import is_moderator, may_write
 from dicehall.server.domain.notices import outbox
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.people.lookup import Person, other_person, person
@@ -114,14 +117,22 @@ def send(
 
     Refused: 422 ``invalid_body``, 404 ``unknown_user``, 422 ``yourself``, 422
     ``unknown_game``, 403 ``not_accepted`` (an ignore either way; for a new thread also the
-    recipient's setting), 429 ``rate_limited`` or ``too_many_threads``."""
+    recipient's setting, unless it is an appeal to a moderator who acted on the sender),
+    403 ``muted`` (unless the recipient is a moderator), 429 ``rate_limited`` or
+    ``too_many_threads``."""
     text = clean_body(body)
     other = other_side(conn, sender_pk, recipient_id)
+    # A muted sender may still write to a moderator: that is how they appeal.
+    may_write(conn, sender_pk, at, to_pk=other.pk)
     if game_id is not None:
         check_game(conn, game_id, sender_pk)
     _lock_pair(conn, sender_pk, other.pk)
     side = _side_of(conn, sender_pk, other.pk)
-    meeting: relations.Meeting = "message" if side is None else "reply"
+    # An appeal to the moderator who acted opens a thread whatever their message settings.
+    appeal = (
+        side is None and is_moderator(conn, other.pk) and acted_on_by(conn, sender_pk, other.pk)
+    )
+    meeting: relations.Meeting = "message" if side is None and not appeal else "reply"
     relations.check_may_interact(conn, sender_pk, other.pk, meeting, other.user_id)
     check_pace(conn, sender_pk, at)
     if side is None:
@@ -237,6 +248,7 @@ def threads(
             USERS.c.user_id,
             USERS.c.display_name,
             last.c.body,
+            last.c.hidden_at,
             last.c.created_at,
             sender.c.user_id.label("last_from"),
             unread_here.label("unread"),
@@ -261,7 +273,7 @@ def threads(
                 "last": {
                     "id": int(row.last_id),
                     "from": row.last_from,
-                    "preview": preview(row.body),
+                    "preview": preview(HIDDEN_TEXT if row.hidden_at is not None else row.body),
                     "created_at": aware(row.created_at).isoformat(),
                 },
                 "unread": int(row.unread),
@@ -299,10 +311,11 @@ def thread(
             {
                 "id": int(row.id),
                 "from": names[row.sender_pk],
-                "body": row.body,
+                "body": HIDDEN_TEXT if row.hidden_at is not None else row.body,
                 "game": row.game_id,
                 "created_at": aware(row.created_at).isoformat(),
                 "unread": row.sender_pk != me_pk and row.id > side.read,
+                "hidden": row.hidden_at is not None,
             }
             for row in found[:limit]
         ]

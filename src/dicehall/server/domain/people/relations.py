@@ -4,8 +4,11 @@ A relation is one-way: what I say about you (buddy or ignore, and a private note
 :func:`may_interact_many` is the only place that decides whether people may meet; every
 meeting point (messages, chat, naming an opponent, joining an open seat, watch and game
 invites, later ladders, auto-match and tournaments) goes through it or its wrappers. An
-ignore works in both directions and is never told: what an ignored user tries is refused
-with :func:`not_accepted`, the very answer a user who accepts nothing from anyone gives.
+ignore works in both directions and is never told: whatever the reason someone is out of
+reach (an ignore either way, a closed account, a setting that lets nobody or only buddies
+in), the refusal is
+:func:`not_accepted`, the same status and the same words for every reason, with the other's
+user id as they spell it (and never at the head of the sentence, which pages capitalise).
 """
 
 from __future__ import annotations
@@ -41,6 +44,9 @@ Meeting = Literal[
 
 #: Meetings the other side's settings may refuse beyond an ignore (which refuses them all).
 _AUDIENCE_OF: dict[Meeting, str] = {"message": "messages_from", "challenge": "challenges_from"}
+#: Meetings that address one person, whom a closed account can no longer be. (A table's
+#: meetings are not: a closed account's seat neither hides a game nor stops its chat.)
+_ADDRESSED: frozenset[Meeting] = frozenset({"message", "reply", "challenge", "watch"})
 #: The most relations of one kind one user may keep.
 MOST = 1000
 NOTE_MOST = 200
@@ -69,8 +75,9 @@ def may_interact_many(
     conn: Connection, actor_pk: int, others: Iterable[int], meeting: Meeting
 ) -> set[int]:
     """Those of ``others`` that ``actor_pk`` may meet this way: nobody across an ignore (in
-    either direction), and for messages and challenges only those whose setting lets
-    ``actor_pk`` in (everyone, or buddies who named ``actor_pk`` a buddy)."""
+    either direction), for the meetings that address one person no closed account, and for
+    messages and challenges only those whose setting lets ``actor_pk`` in (everyone, or
+    buddies who named ``actor_pk`` a buddy)."""
     asked = set(others)
     wanted = asked - {actor_pk}
     allowed = asked & {actor_pk}
@@ -78,6 +85,12 @@ def may_interact_many(
         return allowed
     ignored, buddy_of = _around(conn, actor_pk, wanted)
     candidates = wanted - ignored
+    if candidates and meeting in _ADDRESSED:
+        candidates -= set(
+            conn.execute(
+                select(USERS.c.id).where(USERS.c.id.in_(candidates), USERS.c.closed_at.is_not(None))
+            ).scalars()
+        )
     audience = _AUDIENCE_OF.get(meeting)
     if audience is not None and candidates:
         for pk, chosen in settings.of_many(conn, candidates).items():
@@ -92,18 +105,29 @@ def may_interact(conn: Connection, actor_pk: int, other_pk: int, meeting: Meetin
     return other_pk in may_interact_many(conn, actor_pk, [other_pk], meeting)
 
 
-def not_accepted(name: str, meeting: Meeting) -> Refused:
-    """The one answer to a meeting refused, whether by an ignore or by a setting."""
-    what = {
-        "message": "messages",
-        "reply": "messages",
-        "chat": "chat",
-        "challenge": "challenges",
-        "join": "games",
-        "watch": "invitations to watch",
-        "match": "games",
-    }[meeting]
-    return Refused("forbidden", "not_accepted", f"{name} does not accept {what} from you")
+#: What a refused meeting would have done, by meeting ("{}": the other's user id).
+_WOULD: dict[Meeting, str] = {
+    "message": "send messages to {}",
+    "reply": "send messages to {}",
+    "chat": "chat with {}",
+    "challenge": "play with {}",
+    "join": "play with {}",
+    "watch": "invite {} to watch",
+    "match": "play with {}",
+}
+#: The refusal naming nobody: people who may not sit together (none of them is the asker),
+#: and a chat line that would not reach every player of its game.
+TOGETHER = "some of these players cannot play together"
+CHAT_TABLE = "you cannot chat with the players of this game"
+
+
+def not_accepted(name: str | None, meeting: Meeting) -> Refused:
+    """The one answer to a meeting refused, for any reason (an ignore either way, a
+    setting): 403 ``not_accepted``, "you cannot send messages to ann", the user id as
+    ``name`` spells it; ``name`` None names nobody (a game's table)."""
+    if name is None:
+        return Refused("forbidden", "not_accepted", CHAT_TABLE if meeting == "chat" else TOGETHER)
+    return Refused("forbidden", "not_accepted", "you cannot " + _WOULD[meeting].format(name))
 
 
 def check_may_interact(
@@ -130,9 +154,7 @@ def check_all_may_meet(
             if actor_pk in (first, second):
                 other = second if actor_pk == first else first
                 raise not_accepted(people[other], meeting)
-            raise Refused(
-                "forbidden", "not_accepted", "some of these players do not accept games together"
-            )
+            raise not_accepted(None, meeting)
 
 
 def apart_pairs(conn: Connection, user_pks: Iterable[int]) -> set[frozenset[int]]:

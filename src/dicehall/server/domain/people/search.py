@@ -108,6 +108,8 @@ def ensure_terms(conn: Connection, batch: int = 1000) -> int:
             select(USERS.c.id, USERS.c.user_id, USERS.c.display_name)
             .where(
                 USERS.c.id > after,
+                # A closed account stays out of search.
+                USERS.c.closed_at.is_(None),
                 ~exists(select(TERMS.c.user_pk).where(TERMS.c.user_pk == USERS.c.id)),
             )
             .order_by(USERS.c.id)

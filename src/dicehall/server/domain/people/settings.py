@@ -19,6 +19,7 @@ from dicehall.server.domain.notices.kinds import KINDS, NoticeKind
 from dicehall.server.domain.notices.zones import check_time_zone
 from dicehall.server.domain.ratings import kinds as rating_kinds
 from dicehall.server.domain.ratings.kinds import RatingKind
+from dicehall.server.domain.write_rates import check_write_rate
 
 if TYPE_CHECKING:
     from dicehall.server.domain.services import Services
@@ -207,8 +208,10 @@ def change(conn: Connection, user_pk: int, changes: dict[str, Any]) -> UserSetti
 
 
 def save(services: Services, user_pk: int, changes: dict[str, Any]) -> UserSettings:
-    """:func:`change` in its own transaction; a user who hides from Who is here leaves its
-    lists and counts at once (not at their next request)."""
+    """:func:`change` in its own transaction, counted by the rate limit on settings changes
+    (:func:`~dicehall.server.domain.write_rates.check_write_rate`); a user who hides from
+    Who is here leaves its lists and counts at once (not at their next request)."""
+    check_write_rate(services, "settings", user_pk)
     with services.write_conn() as conn:
         updated = change(conn, user_pk, changes)
     if not updated.show_presence:

@@ -1,12 +1,14 @@
-"""Leaderboards: per rating kind, the settled and active players, best first.
+"""Leaderboards: per rating kind, the active players, settled ones first, best first.
 
-A player is listed with :data:`LISTED_GAMES` rated games or more and a rated game in the last
-:data:`ACTIVE_DAYS` days. They are ranked by the conservative rating mu - 2 sigma (the rating
-they are very likely above), computed in SQL from the *stored* mu and sigma: the widening
-that inactivity adds is left out of the ranking, as it is at most 30 days' worth for anyone
-listed (sigma grows by a few hundredths), and leaving it out lets a page be cut by keyset on
-(mu - 2 sigma, user) with no time in the key. The ratings the list shows are widened as
-everywhere else (:func:`~dicehall.server.domain.ratings.views.rating_of`).
+A player is listed with a rated game in the last :data:`ACTIVE_DAYS` days. Those with
+:data:`LISTED_GAMES` rated games or more come first; those with fewer follow them, each
+``provisional`` (a rating of a few games says little, so a lucky start never tops the
+board). Within each part players are ranked by the conservative rating mu - 2 sigma (the
+rating they are very likely above), computed in SQL from the *stored* mu and sigma: the
+widening that inactivity adds is left out of the ranking, as it is at most 30 days' worth for
+anyone listed (sigma grows by a few hundredths), and leaving it out lets a page be cut by
+keyset on (part, mu - 2 sigma, user) with no time in the key. The ratings the list shows are
+widened as everywhere else (:func:`~dicehall.server.domain.ratings.views.rating_of`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, and_, func, or_, select
+from sqlalchemy import ColumnElement, Connection, and_, case, func, not_, or_, select
 
 from dicehall.server.core.clock import aware, now
 from dicehall.server.domain import cursors
@@ -27,7 +29,7 @@ from dicehall.server.domain.ratings.model import Skill
 from dicehall.server.domain.ratings.store import RATINGS
 from dicehall.server.domain.ratings.views import rating_of
 
-#: Listed from this many rated games on.
+#: Ranked among the settled players from this many rated games on (fewer: after them).
 LISTED_GAMES = model.PROVISIONAL_GAMES
 #: Listed while their last rated game is at most this many days old.
 ACTIVE_DAYS = 30
@@ -39,6 +41,12 @@ def conservative() -> ColumnElement[float]:
     """What a leaderboard ranks by: the conservative rating mu - 2 sigma, from the stored
     values."""
     return RATINGS.c.mu - 2 * RATINGS.c.sigma
+
+
+def part() -> ColumnElement[int]:
+    """Which part of a leaderboard a player is in: 0 settled, 1 provisional (fewer than
+    :data:`LISTED_GAMES` rated games)."""
+    return case((RATINGS.c.games >= LISTED_GAMES, 0), else_=1)
 
 
 def check_kind(kind: str) -> str:
@@ -59,22 +67,28 @@ def check_limit(limit: int) -> int:
 
 @dataclass(frozen=True)
 class Cursor:
-    """Where a page ends: the last player's conservative rating and user."""
+    """Where a page ends: the last player's conservative rating and user, and the part of
+    the board (0 settled, 1 provisional) they are in."""
 
     conservative: float
     user_pk: int
+    part: int = 0
 
     def encode(self) -> str:
         """Opaque text for the ``cursor`` parameter (the float exactly, as JSON has it)."""
-        return cursors.encode([self.conservative, self.user_pk])
+        return cursors.encode([self.conservative, self.user_pk, self.part])
 
     @classmethod
     def decode(cls, text: str) -> Cursor:
-        """The cursor a previous page gave (422 ``invalid_cursor`` otherwise)."""
+        """The cursor a previous page gave (422 ``invalid_cursor`` otherwise); one from
+        before the provisional part (two values) is in the settled part."""
         try:
-            value, user_pk = cursors.decode(text)
+            found = cursors.decode(text)
+            value, user_pk, part_ = (*found, 0) if len(found) == 2 else found
             valid = (
-                isinstance(value, float | int)
+                type(part_) is int
+                and part_ in (0, 1)
+                and isinstance(value, float | int)
                 and not isinstance(value, bool)
                 and math.isfinite(value)
                 and isinstance(user_pk, int)
@@ -87,13 +101,13 @@ class Cursor:
             raise cursors.refused(
                 "the cursor is not one this leaderboard gave (use `next` of the previous page)"
             )
-        return cls(float(value), user_pk)
+        return cls(float(value), user_pk, part_)
 
 
 def _listed(kind: str, at: datetime) -> ColumnElement[bool]:
     return and_(
         RATINGS.c.kind == kind,
-        RATINGS.c.games >= LISTED_GAMES,
+        RATINGS.c.games >= 1,
         RATINGS.c.last_game_at >= at - timedelta(days=ACTIVE_DAYS),
     )
 
@@ -101,17 +115,19 @@ def _listed(kind: str, at: datetime) -> ColumnElement[bool]:
 def _after(cursor: Cursor) -> ColumnElement[bool]:
     value = conservative()
     return or_(
-        value < cursor.conservative,
-        and_(value == cursor.conservative, RATINGS.c.user_pk > cursor.user_pk),
+        part() > cursor.part,
+        and_(
+            part() == cursor.part,
+            or_(
+                value < cursor.conservative,
+                and_(value == cursor.conservative, RATINGS.c.user_pk > cursor.user_pk),
+            ),
+        ),
     )
 
 
 def _ahead(cursor: Cursor) -> ColumnElement[bool]:
-    value = conservative()
-    return or_(
-        value > cursor.conservative,
-        and_(value == cursor.conservative, RATINGS.c.user_pk <= cursor.user_pk),
-    )
+    return not_(_after(cursor))
 
 
 def leaderboard(
@@ -131,6 +147,7 @@ def leaderboard(
             RATINGS.c.games,
             RATINGS.c.last_game_at,
             conservative().label("conservative"),
+            part().label("part"),
             USERS.c.user_id,
             USERS.c.display_name,
         )
@@ -144,7 +161,7 @@ def leaderboard(
             select(func.count()).select_from(RATINGS).where(_listed(kind, at), _ahead(after))
         ).scalar_one()
     rows = conn.execute(
-        query.order_by(conservative().desc(), RATINGS.c.user_pk).limit(limit + 1)
+        query.order_by(part(), conservative().desc(), RATINGS.c.user_pk).limit(limit + 1)
     ).all()
     more = len(rows) > limit
     rows = rows[:limit]
@@ -164,7 +181,9 @@ def leaderboard(
         "kind": kind,
         "title": kinds.title(kind),
         "players": players,
-        "next": Cursor(float(last.conservative), last.user_pk).encode() if more and last else None,
+        "next": Cursor(float(last.conservative), last.user_pk, int(last.part)).encode()
+        if more and last
+        else None,
     }
 
 

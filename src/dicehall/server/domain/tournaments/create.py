@@ -23,6 +23,7 @@ from dicehall.engine.errors import DicehallError
 from dicehall.server.core.clock import aware
 from dicehall.server.core.models import User
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.moderation.standing import may_write
 from dicehall.server.domain.tournaments import cup, paces
 from dicehall.server.domain.tournaments.rows import TOURNAMENTS, allowed_tables, lock_player
 
@@ -214,8 +215,10 @@ def row_values(values: Mapping[str, Any], at: datetime) -> dict[str, Any]:
 def create(conn: Connection, user: User, spec: Mapping[str, object], at: datetime) -> int:
     """Create the tournament ``spec`` describes (the API's body), open to join; its id.
     422 for anything wrong (nothing is written); 429 ``too_many_tournaments`` when
-    ``user`` has :data:`MOST_OPEN_CREATED` open already. Caller commits."""
+    ``user`` has :data:`MOST_OPEN_CREATED` open already; 403 ``muted`` (its name is read
+    by others). Caller commits."""
     values = validate(spec, at)
+    may_write(conn, user.id, at)
     lock_player(conn, user.id)
     if open_created(conn, user.id) >= MOST_OPEN_CREATED:
         raise Refused(

@@ -30,6 +30,7 @@ from dicehall.server.domain.games.seat_draw import claim, draw_seats
 from dicehall.server.domain.people import relations
 from dicehall.server.domain.ratings import kinds, model
 from dicehall.server.domain.ratings.store import RATINGS
+from dicehall.server.domain.singularity import moments
 from dicehall.server.domain.tournaments import cup, knockout, live, paces, scoring, swiss
 from dicehall.server.domain.tournaments.create import least_players
 from dicehall.server.domain.tournaments.ranking import final_places
@@ -321,6 +322,7 @@ def finish(conn: Connection, tournament: Row_, at: datetime) -> None:
             .values(place=place)
         )
     version = bump(conn, tournament.id, status="finished", finished_at=at, round_deadline=None)
+    moments.tournament_finished(conn, tournament, places, at)
     for user_pk, place in places.items():
         _tell(
             conn,

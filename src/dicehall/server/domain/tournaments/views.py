@@ -14,7 +14,7 @@ from dicehall import games
 from dicehall.engine import codec
 from dicehall.server.core.clock import aware
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games.records import USERS
+from dicehall.server.domain.games.records import USERS, variant_title
 from dicehall.server.domain.tournaments import entry, paces
 from dicehall.server.domain.tournaments.ranking import ranked
 from dicehall.server.domain.tournaments.rows import (
@@ -55,6 +55,7 @@ def summary(row: Row_, players: int) -> dict[str, Any]:
         "id": row.id,
         "name": row.name,
         "game": row.game,
+        "title": variant_title(row.game, row.options),
         "format": row.format,
         "status": row.status,
         "players": players,

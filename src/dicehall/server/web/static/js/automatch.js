@@ -60,8 +60,9 @@ async function poll() {
     });
     if (!response.ok) return;
     const answer = await response.json();
-    for (const queue of answer.queues) {
-      const card = root.querySelector(`[data-queue="${queue.game}"]`);
+    // One card per variant (Boatzee, Double and Triple Boatzee each have their own queue).
+    for (const queue of answer.queues.flatMap((q) => q.variants ?? [])) {
+      const card = root.querySelector(`[data-queue="${CSS.escape(queue.key)}"]`);
       if (!card) continue;
       card.querySelector(".queue-waiting").textContent = String(queue.waiting);
       card.querySelector(".queue-wait").textContent = waitText(queue.estimated_wait_s);

@@ -97,6 +97,16 @@ export function chat(root) {
       line.channel === "spectators" ? h("span", { class: "chat-tag" }, "spectator") : null,
       h("time", { class: "chat-time", datetime: line.created_at, title: exact(when) }, clock(when)),
       h("bdi", { class: "chat-text" }, line.body),
+      // Anyone else's line may be reported to the moderators (a page with the report form).
+      line.user_id === me ? null : h(
+        "a",
+        {
+          class: "chat-report",
+          href: `/report?kind=chat&target=${line.id}&back=${encodeURIComponent(`/games/${id}`)}`,
+          "aria-label": `Report this line by ${who}`,
+        },
+        "Report",
+      ),
     );
   }
 

@@ -1,11 +1,14 @@
 // The table around a board, drawn from the same game JSON: each seat's time left (the
-// running bank counting down each second) and the pace; seats that resigned, ran out of
-// time or are played by the autopilot; for a seated player of a game in play, resign, abort
-// (while some person at the table has not moved yet) and "take my seat back", the first two
-// asked again on the page; and once the game is over, the site's ranking and its replay.
-// Boards only draw the game (tests/web/test_boards_only_draw.py): this is the page's part.
+// running bank counting down each second), what saved a seat whose bank ran out (the
+// clock's saved_by: vacation or an announced absence) and the pace; seats that resigned,
+// ran out of time or are played by the autopilot; for a seated player of a game in play,
+// resign, abort (while some person at the table has not moved yet) and "take my seat back",
+// the first two asked again on the page; and once the game is over, the site's ranking and
+// its replay. Boards only draw the game (tests/web/test_boards_only_draw.py): this is the
+// page's part.
 
 import { api, h, seatName } from "/static/js/board-core.js";
+import { exact } from "/static/js/moments.js";
 
 /** Put `children` in `box`, leaving out the ones that are not there (null, false). */
 function fill(box, ...children) {
@@ -24,6 +27,16 @@ export function timeLeft(seconds) {
   if (hours) return `${hours} h ${minutes} min`;
   if (minutes) return minutes < 10 ? `${minutes} min ${secs} s` : `${minutes} min`;
   return `${secs} s`;
+}
+
+/** Why a running seat's deadline lies past the moment its bank ran out, in the server's
+ * terms (its clock's `saved_by`); null when nothing saved it. */
+export function savedNote(name, seatClock) {
+  if (!seatClock?.running || !seatClock.deadline) return null;
+  const until = exact(new Date(seatClock.deadline));
+  if (seatClock.saved_by === "vacation") return `${name}'s clock ran out; vacation saved the seat until ${until}.`;
+  if (seatClock.saved_by === "away") return `${name}'s clock ran out while away; the absence holds the seat until ${until}.`;
+  return null;
 }
 
 /** How a seat that no longer plays for itself is marked. */
@@ -116,6 +129,7 @@ export function attach(root) {
           : null,
         clock?.running ? h("span", { class: "clock-note" }, "to move") : null,
         mark ? h("span", { class: `seat-mark seat-${seat.status}`, "data-testid": `mark-${seat.seat}` }, mark) : null,
+        saved(seat, clock),
       );
     });
     clockBox.hidden = false;
@@ -124,6 +138,11 @@ export function attach(root) {
       game.pace ? h("p", { class: "clock-pace", "data-testid": "pace" }, `Pace: ${paceName(game.pace)}`) : null,
       h("ul", { class: "clock-seats" }, rows),
     );
+  }
+
+  function saved(seat, clock) {
+    const note = savedNote(seatName(game, seat.seat), clock);
+    return note ? h("span", { class: "clock-saved", "data-testid": `saved-${seat.seat}` }, note) : null;
   }
 
   /** Once a second: the running bank counts down; once it is out, read the game again (the
@@ -148,6 +167,11 @@ export function attach(root) {
     // A new version goes through the board; vacation moves a deadline at the same version.
     if (got.data.version !== game.version) board.show(got.data);
     else draw(got.data);
+    // Said aloud too (the board's status is a live region): the clock ran out, and why the
+    // game still waits on the seat.
+    const running = got.data.status === "active" ? got.data.clock?.seats.find((c) => c.running) : null;
+    const note = running ? savedNote(seatName(got.data, running.seat), running) : null;
+    if (note) board.say(note);
   }
 
   // -- resign, abort, take back --------------------------------------------------------------
@@ -284,6 +308,8 @@ export function attach(root) {
       h("p", {},
         h("a", { class: "button secondary", href: `/api/v1/games/${encodeURIComponent(id)}/proof`,
           download: proofFile, "data-testid": "verify-dice" }, "Verify these dice")),
+      h("p", {}, "No ", h("code", {}, "dicehall"), " command yet? It installs with Python 3.11 or later: ",
+        h("code", { class: "command", "data-testid": "install-command" }, "pip install dicehall"), "."),
       h("pre", { class: "verify-command" },
         h("code", { "data-testid": "verify-command" }, `dicehall verify-game ${proofFile}`)),
       h("p", {}, h("a", { href: "/fairness" }, "How the dice are committed and checked")));

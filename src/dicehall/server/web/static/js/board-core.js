@@ -271,10 +271,12 @@ function renderStory(box, banner, game, story, { rematch }) {
         h("ol", { class: "story-lines" }, recentLines)),
     );
   }
-  if (events.length) {
+  const all = lines(events);
+  if (all.length) {
+    // The count is of the list's own entries (an event may tell several lines, or none).
     const moves = h("details", { class: "story-moves", "data-testid": "moves", "data-key": "moves" },
-      h("summary", {}, `Move list (${events.length} events)`),
-      h("ol", { class: "story-lines" }, lines(events)));
+      h("summary", {}, `Move list (${all.length} ${all.length === 1 ? "entry" : "entries"})`),
+      h("ol", { class: "story-lines" }, all));
     moves.open = storyOpen;
     moves.addEventListener("toggle", () => { storyOpen = moves.open; });
     box.append(moves);
@@ -293,7 +295,7 @@ export async function start(root) {
   const id = root.dataset.gameId;
   const kind = root.dataset.kind;
   const statusLine = document.getElementById("board-status");
-  const hintToggle = document.getElementById("hint-toggle");
+  const hintPanel = document.getElementById("hint-panel");
   const hintBody = document.getElementById("hint-body");
   const module = await import(`/static/js/boards/${kind}.js`).catch(() => genericBoard);
   let game = null;
@@ -336,7 +338,7 @@ export async function start(root) {
       renderWaiting(root, game, waitingCtx);
       if (focused) root.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
       showBotTurn(game);
-      hintBody.replaceChildren();
+      loadHint();
       pollWhileWaiting(game);
       return;
     }
@@ -487,13 +489,25 @@ export async function start(root) {
     }
   }
 
+  // The hint panel: open, it shows the odds and hints of my seat now (asked for only while
+  // it is open); closed, it asks for nothing.
   async function loadHint() {
-    if (!hintToggle.checked || !game || game.my_seat === null) {
+    if (!hintPanel.open || !game) {
       hintBody.replaceChildren();
+      return;
+    }
+    if (game.my_seat === null) {
+      hintBody.replaceChildren(h("p", {}, "Odds and hints are for this game's players."));
+      return;
+    }
+    if (game.status === "waiting" || game.view === null || game.view === undefined) {
+      hintBody.replaceChildren(h("p", {}, "Odds and hints come once the game has started."));
       return;
     }
     const asked = game.version;
     const got = await api("GET", `/api/v1/games/${id}/hint`);
+    // Closed meanwhile, or a newer position asked for its own hint: this answer is stale.
+    if (!hintPanel.open || !game || game.version !== asked) return;
     hintBody.replaceChildren();
     if (got.status === 503) {
       // The hint workers are busy: say so, and ask again after the wait unless the game moved on.
@@ -563,29 +577,33 @@ export async function start(root) {
   const ctx = { post, say, refresh, h, die, seatName };
   const waitingCtx = { say, answer, creator: root.dataset.creator || null };
 
-  const hintKey = `dicehall-hints-${id}`;
-  // A choice made on this game's board wins; else the hints_open setting (on <html>) decides.
-  const hintsWanted = () => {
-    const stored = localStorage.getItem(hintKey);
-    return stored === null ? document.documentElement.dataset.hintsOpen === "true" : stored === "on";
-  };
-  hintToggle.checked = hintsWanted();
-  if (hintToggle.checked) document.getElementById("hint-panel").open = true;
-  // My settings changed on another page (settings-live.js): follow the hints setting, and
-  // draw the board again (a setting such as confirm_moves changes its controls).
-  document.addEventListener("dicehall:settings", () => {
-    if (hintToggle.checked !== hintsWanted()) {
-      hintToggle.checked = hintsWanted();
-      document.getElementById("hint-panel").open = hintToggle.checked;
+  // Whether the hint panel is open is one choice for all my boards: the hints_open setting
+  // (on <html>, kept current by settings-live.js), saved whenever I open or close it here.
+  const hintsWanted = () => document.documentElement.dataset.hintsOpen === "true";
+  let saving = 0; // my own changes of the choice on their way to the server
+  hintPanel.open = hintsWanted();
+  hintPanel.addEventListener("toggle", async () => {
+    loadHint();
+    if (hintPanel.open === hintsWanted() || !signedIn()) return; // the setting's own doing
+    document.documentElement.dataset.hintsOpen = hintPanel.open ? "true" : "false";
+    saving += 1;
+    try {
+      const saved = await api("PATCH", "/api/v1/users/me/settings", { hints_open: hintPanel.open });
+      // The server's answer is the choice now (a push meanwhile may have said an older one).
+      if (saved.ok && saving === 1) document.documentElement.dataset.hintsOpen = saved.data.hints_open ? "true" : "false";
+    } finally {
+      saving -= 1;
     }
+  });
+  // My settings changed on another page (settings-live.js): follow the hints setting (not
+  // while a choice made here is being saved: a push may bring an older one), and draw the
+  // board again (a setting such as confirm_moves changes its controls).
+  document.addEventListener("dicehall:settings", () => {
+    if (!saving && hintPanel.open !== hintsWanted()) hintPanel.open = hintsWanted();
     if (!game) return;
     const current = game;
     game = null;
     show(current);
-  });
-  hintToggle.addEventListener("change", () => {
-    localStorage.setItem(hintKey, hintToggle.checked ? "on" : "off");
-    loadHint();
   });
 
   showKeys();

@@ -6,6 +6,14 @@
 // "game": ID, "watching": n, "seq": s}. A count with a smaller seq than one already shown is
 // older news (counts from several server processes can cross) and is dropped.
 
+/** What a spectator is told about the game they watch, by its status. */
+export function spectatorNote(status) {
+  if (status === "finished") return "You are watching this game: it is over. ";
+  if (status === "aborted" || status === "cancelled") return "You are watching this game: it ended without a result. ";
+  if (status === "waiting") return "You are watching this game: it starts when its seats are taken. ";
+  return "You are watching this game: it moves on as its players play. ";
+}
+
 /** Show the game's spectators next to the board `root` (its data-game-id, data-spectator). */
 export function watch(root) {
   const id = String(root.dataset.gameId);
@@ -19,8 +27,12 @@ export function watch(root) {
   if (root.dataset.spectator === "true") {
     const note = document.createElement("span");
     note.dataset.testid = "spectator";
-    note.textContent = "You are watching this game: it moves on as its players play. ";
+    note.textContent = spectatorNote(root.dataset.status);
     line.append(note);
+    // The board frame (board-core.js) says each version of the game it draws.
+    root.addEventListener("dicehall:game", (event) => {
+      note.textContent = spectatorNote(event.detail?.game?.status);
+    });
   }
   line.append(count);
   // Under the page's title, where a phone shows it without scrolling past the board.

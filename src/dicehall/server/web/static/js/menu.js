@@ -1,7 +1,7 @@
-// The header's menus (Play, Talk, Spy, Account) are <details> elements, so they open and
-// close from the keyboard and without scripts. This adds what a menu bar is expected to do:
-// one menu open at a time, Escape closes it (focus back on its name), and a click or focus
-// outside closes it.
+// The header's menus (Play, Talk, Spy, Account, Info; a visitor's Visitors and Info) are
+// <details> elements, so they open and close from the keyboard and without scripts. This
+// adds what a menu bar is expected to do: one menu open at a time, Escape closes it (focus
+// back on its name), and a click or focus outside closes it.
 
 const menus = Array.from(document.querySelectorAll("details.menu"));
 

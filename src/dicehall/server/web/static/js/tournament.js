@@ -76,6 +76,9 @@ function renderFacts(t) {
     deadline.replaceChildren(el("span", { class: "muted" }, "none now"));
   }
   body.dataset.status = t.status;
+  // "Tournament created" (or "You joined") is news while it is open: gone once it runs.
+  const notice = document.getElementById("t-notice");
+  if (notice && t.status !== "open" && ["created", "joined"].includes(notice.dataset.notice)) notice.remove();
 }
 
 function csrfField() {

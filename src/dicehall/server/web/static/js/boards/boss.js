@@ -131,10 +131,14 @@ export function render(root, game, ctx) {
             if (kept.has(i)) d.classList.add("boss-kept");
             return d;
           })),
-          h("p", { class: "boss-label" }, `Kept: ${faces(v.boss_kept)}. Rolled out of sight:`),
         );
+        const hidden = 5 - v.boss_kept.length;
+        // A Boss who kept all five (a full house, five of a kind) rolls nothing under the cup.
+        card.append(h("p", { class: "boss-label" }, hidden
+          ? `Kept: ${faces(v.boss_kept)}. Rolled out of sight:`
+          : `Kept all five: ${faces(v.boss_kept)}. Nothing is rolled out of sight.`));
         const concealedRow = h("div", { class: "dice", "data-testid": "concealed" });
-        if (v.concealed) {
+        if (hidden && v.concealed) {
           concealedRow.append(...v.concealed.map((f) => {
             const d = die(f, { label: `your concealed die showing ${f}`, fresh: local.fresh });
             d.classList.add("boss-hidden-own");
@@ -142,11 +146,10 @@ export function render(root, game, ctx) {
           }));
           card.append(concealedRow, h("p", { class: "boss-note" },
             `Only you see these. Your hand: ${faces([...v.boss_kept, ...v.concealed].sort((a, b) => b - a))}.`));
-        } else {
-          const n = 5 - v.boss_kept.length;
-          for (let i = 1; i <= n; i += 1) concealedRow.append(cup(h, i));
+        } else if (hidden) {
+          for (let i = 1; i <= hidden; i += 1) concealedRow.append(cup(h, i));
           card.append(concealedRow, h("p", { class: "boss-note" },
-            `${dice(n)} under the cup: the Boss sees them, you do not.`));
+            `${dice(hidden)} under the cup: the Boss sees them, you do not.`));
         }
       } else {
         card.append(h("p", { class: "boss-label" }, mine ? "Your first roll:" : "First roll:"));

@@ -86,7 +86,7 @@ export function render(root, game, ctx) {
           h("strong", {}, who(rnd.lead))),
       ),
       rnd.dice.length ? h("div", { class: "be-throw" },
-        h("span", { class: "be-label" }, `${who(rnd.thrower)}'s throw: `),
+        h("span", { class: "be-label" }, rnd.thrower === game.my_seat ? "Your throw: " : `${who(rnd.thrower)}'s throw: `),
         h("span", { class: "dice", "data-testid": "throw" }, rnd.dice.map((f, i) => {
           const again = rnd.rerolling.includes(i);
           const d = die(f, { label: `die showing ${f}${again ? ", matching: rolled again" : ""}`, fresh: local.fresh.has(i) });
