@@ -216,6 +216,16 @@ def services(db_url: str) -> Iterator[Services]:
         built.engine.dispose()
 
 
+def jobless_services(db_url: str) -> Iterator[Services]:
+    """The site's services with its periodic jobs off, for a fixture to yield from (the
+    test runs the jobs itself)."""
+    built = build_services(site_settings(db_url, site_jobs=False))
+    try:
+        yield built
+    finally:
+        built.engine.dispose()
+
+
 @pytest.fixture
 def client(services: Services) -> Iterator[TestClient]:
     """A test client of the site (its lifespan runs)."""

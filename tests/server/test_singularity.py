@@ -20,13 +20,13 @@ from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
 from dicehall.server.domain.dice.pool import ServedSet
 from dicehall.server.domain.games import quotas
-from dicehall.server.domain.services import Services, build_services
+from dicehall.server.domain.services import Services
 from dicehall.server.domain.singularity import counts
 from dicehall.server.domain.singularity.moments import HIGHLIGHTS
 from dicehall.server.domain.tournaments import job
 from dicehall.server.infra.push import LocalBroker, RedisBroker, TooManySockets
 from tests.live import add_user
-from tests.server.conftest import Headers, MakeUser, site_settings
+from tests.server.conftest import Headers, MakeUser, jobless_services
 from tests.server.test_redis_isolation import REDIS_URL, need_redis
 
 API = "/api/v1"
@@ -40,11 +40,9 @@ def _many_creates(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def services(db_url: str) -> Iterator[Services]:
     """The site with its periodic jobs off (the tournament test runs its job by hand)."""
-    built = build_services(site_settings(db_url, site_jobs=False))
     try:
-        yield built
+        yield from jobless_services(db_url)
     finally:
-        built.engine.dispose()
         counts.forget()
 
 

@@ -19,11 +19,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
-from dicehall.server.domain.services import Services, build_services
+from dicehall.server.domain.services import Services
 from dicehall.server.domain.tournaments import job
 from dicehall.server.domain.tournaments.rows import TOURNAMENTS
 from dicehall.server.infra.push import LocalBroker, RedisBroker, TooManySockets
-from tests.server.conftest import site_settings
+from tests.server.conftest import jobless_services
 from tests.server.test_redis_isolation import REDIS_URL, need_redis
 from tests.web.test_pages_forms import _error_of, _signup
 
@@ -31,11 +31,7 @@ from tests.web.test_pages_forms import _error_of, _signup
 @pytest.fixture
 def services(db_url: str) -> Iterator[Services]:
     """The site with its periodic jobs off: the test runs the tournaments job itself."""
-    built = build_services(site_settings(db_url, site_jobs=False))
-    try:
-        yield built
-    finally:
-        built.engine.dispose()
+    yield from jobless_services(db_url)
 
 
 @pytest.fixture

@@ -16,11 +16,11 @@ from time_machine import TimeMachineFixture
 from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
 from dicehall.server.domain.games import ending
-from dicehall.server.domain.services import Services, build_services
+from dicehall.server.domain.services import Services
 from dicehall.server.domain.tournaments import create, job
 from dicehall.server.domain.tournaments.rows import TOURNAMENTS
 from tests.live import add_user
-from tests.server.conftest import Headers, site_settings
+from tests.server.conftest import Headers, jobless_services
 from tests.waiting import wait_until
 
 API = "/api/v1"
@@ -30,11 +30,7 @@ CUP = {"name": "Cup", "game": "boatzee", "format": "cup", "size": 4, "pace": {"b
 @pytest.fixture
 def services(db_url: str) -> Iterator[Services]:
     """The site with its periodic jobs off (tests run the tournaments job themselves)."""
-    built = build_services(site_settings(db_url, site_jobs=False))
-    try:
-        yield built
-    finally:
-        built.engine.dispose()
+    yield from jobless_services(db_url)
 
 
 @pytest.fixture

@@ -21,10 +21,10 @@ from dicehall.engine.bots import Bot
 from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
 from dicehall.server.domain.games import ending
-from dicehall.server.domain.services import Services, build_services
+from dicehall.server.domain.services import Services
 from dicehall.server.domain.tournaments import job
 from tests.live import add_user
-from tests.server.conftest import Headers, site_settings
+from tests.server.conftest import Headers, jobless_services
 from tests.waiting import wait_until
 
 API = "/api/v1"
@@ -36,11 +36,7 @@ BOTS = {"bullseye": "heuristic", "boatzee": "greedy"}
 @pytest.fixture
 def services(db_url: str) -> Iterator[Services]:
     """The site with its periodic jobs off: the test runs the tournaments job itself."""
-    built = build_services(site_settings(db_url, site_jobs=False))
-    try:
-        yield built
-    finally:
-        built.engine.dispose()
+    yield from jobless_services(db_url)
 
 
 @pytest.fixture

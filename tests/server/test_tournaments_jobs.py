@@ -23,7 +23,7 @@ from dicehall.server.domain.services import Services, build_services
 from dicehall.server.domain.tournaments import job, schedule, views
 from dicehall.server.domain.tournaments.rows import TABLES, TOURNAMENTS
 from tests.live import add_user
-from tests.server.conftest import Headers, site_settings
+from tests.server.conftest import Headers, jobless_services, site_settings
 
 API = "/api/v1"
 
@@ -31,11 +31,7 @@ API = "/api/v1"
 @pytest.fixture
 def services(db_url: str) -> Iterator[Services]:
     """The site with its periodic jobs off (the tests run them)."""
-    built = build_services(site_settings(db_url, site_jobs=False))
-    try:
-        yield built
-    finally:
-        built.engine.dispose()
+    yield from jobless_services(db_url)
 
 
 @pytest.fixture

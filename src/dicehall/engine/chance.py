@@ -51,3 +51,16 @@ def check_outcome(request: ChanceRequest, outcome: Outcome) -> None:
             raise InvalidOutcome(f"a drawn item must be text, not {item!r}")
         if count > available[item]:
             raise InvalidOutcome(f"{item!r} drawn {count} times but only {available[item]} left")
+
+
+def chosen_faces(dice: object) -> object:
+    """A player's choice of dice as an action keeps it: whole-number faces ascending; any
+    other list or tuple as a tuple as sent; anything else as sent. A malformed choice is
+    thus kept for the game's ``act`` to refuse with ``IllegalMove`` and a sentence, as every
+    game refuses a malformed move, instead of failing when the action is built."""
+    if not isinstance(dice, tuple | list):
+        return dice
+    faces = tuple(dice)
+    if all(type(face) is int for face in faces):
+        return tuple(sorted(faces))
+    return faces

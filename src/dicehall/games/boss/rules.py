@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Literal
 
-from dicehall.engine.chance import ChanceRequest, Outcome, Roll
+from dicehall.engine.chance import ChanceRequest, Outcome, Roll, chosen_faces
 from dicehall.engine.errors import InvalidOptions
 from dicehall.engine.game import Chance, Finished, Game, Result, Standing, ToAct, Turn
 from dicehall.engine.options import described
@@ -72,15 +72,7 @@ class Keep:
     dice: Dice
 
     def __post_init__(self) -> None:
-        # Whole-number faces are stored ascending. Anything else is kept as sent (a list as a
-        # tuple), so that act() refuses it with IllegalMove and a sentence, as every game
-        # refuses a malformed move, instead of failing here.
-        dice: object = self.dice
-        if isinstance(dice, tuple | list):
-            faces = tuple(dice)
-            if all(type(face) is int for face in faces):
-                faces = tuple(sorted(faces))
-            object.__setattr__(self, "dice", faces)
+        object.__setattr__(self, "dice", chosen_faces(self.dice))
 
 
 BossAction = ComeUp | PickUp | Keep
