@@ -20,7 +20,9 @@ from dicehall.server.domain.services import Services
 from dicehall.server.http.session_cookie import DEVICE_COOKIE
 from dicehall.server.infra.login_throttle import (
     FAILURE_WINDOW,
+    FREE_FAILURES,
     LONGEST_DELAY,
+    MemoryThrottle,
     RedisThrottle,
 )
 from dicehall.server.web.forms import CSRF_FIELD, FORM_COOKIE
@@ -182,3 +184,29 @@ def test_without_redis_the_delay_counts_in_memory() -> None:
         throttle.failed("acct")
     assert throttle.claim("acct") is not None
     assert throttle.fallback.failures("acct") == 5
+
+
+def test_guesses_sent_together_get_no_more_free_tries() -> None:
+    # Guesses still checking their passwords have not failed yet: sent at once (each claim
+    # before any failure is counted), they are held up as guesses sent one by one are.
+    throttle = MemoryThrottle()
+    turns = [throttle.claim("acct") for _ in range(40)]
+    # The tries before the fifth are free, the fifth takes a turn of 1 s, the rest wait.
+    assert turns[:FREE_FAILURES] == [None] * FREE_FAILURES
+    assert all(wait is not None and 1 <= wait <= 2 for wait in turns[FREE_FAILURES:])
+    # Tries that passed (the right password) land without counting as failures.
+    for _ in range(FREE_FAILURES):
+        throttle.passed("acct")
+    assert throttle.claim("acct") is None and throttle.failures("acct") == 0
+
+
+def test_log_ins_that_pass_are_never_held_up(
+    client: TestClient, make_user: MakeUser, time_machine: TimeMachineFixture
+) -> None:
+    # Each try is in flight until it lands: one that passed must land too, or the owner's
+    # log-ins from new browsers would pile up as if they had failed.
+    time_machine.move_to(now(), tick=False)
+    make_user("bob")
+    answers = [_try(_stranger(client), password=PASSWORD) for _ in range(12)]
+    assert [a.status_code for a in answers] == [200] * 12
+    assert [_try(_stranger(client)).status_code for _ in range(4)] == [401] * 4

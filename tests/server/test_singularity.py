@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Connection, select
 from time_machine import TimeMachineFixture
 
+from dicehall.games.highlights import Highlight
 from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
 from dicehall.server.domain.dice.pool import ServedSet
@@ -265,16 +266,27 @@ def test_a_tournaments_winner(client: TestClient, services: Services) -> None:
     ]
 
 
+def _raises(_played: Any) -> list[Any]:
+    raise RuntimeError("a bug in a game's highlights")
+
+
+def _not_highlights(_played: Any) -> list[Any]:
+    return [None]
+
+
+def _too_big(_played: Any) -> list[Any]:
+    return [Highlight("boatzee", 0, "rolled too many Boatzees", 2**64)]
+
+
+@pytest.mark.parametrize("broken", [_raises, _not_highlights, _too_big])
 def test_a_failing_hook_never_stops_a_game_from_ending(
     client: TestClient,
     services: Services,
     make_user: MakeUser,
     faces: Faces,
     monkeypatch: pytest.MonkeyPatch,
+    broken: Callable[[Any], list[Any]],
 ) -> None:
-    def broken(_played: Any) -> list[Any]:
-        raise RuntimeError("a bug in a game's highlights")
-
     monkeypatch.setattr("dicehall.games.boatzee.highlights.highlights", broken)
     faces.face = 6
     solo_boatzee(client, make_user("alma"))

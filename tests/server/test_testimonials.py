@@ -79,6 +79,14 @@ def test_one_each_shown_once_approved_and_back_to_the_queue_when_edited(
     assert gone.json() == {"deleted": True}
     assert client.delete(f"{API}/users/me/testimonial", headers=alice).json() == {"deleted": False}
     refused(client.get(f"{API}/users/me/testimonial", headers=alice), 404, "no_testimonial")
+    # A moderator's own testimonial waits for another moderator.
+    own = write(client, mia, "I moderate here and like it.").json()
+    refused(
+        client.post(f"{API}/moderation/testimonials/{own['id']}/approve", headers=mia),
+        403,
+        "own_testimonial",
+    )
+    assert client.get(f"{API}/users/me/testimonial", headers=mia).json()["status"] == "pending"
 
 
 def test_bad_text_is_refused_and_changes_nothing(client: TestClient, make_user: MakeUser) -> None:

@@ -159,3 +159,16 @@ def test_the_testimonials_page_writes_one_each(web: TestClient, services: Servic
     gone = web.post("/testimonials/delete", data={"csrf_token": _token(page)})
     assert gone.status_code == 303
     assert "No testimonial yet." in web.get("/testimonials").text
+
+
+def test_the_way_back_from_a_report_never_leaves_the_site(web: TestClient) -> None:
+    _signup(web, "alice")
+    # Browsers drop tabs and line breaks from a link and read a backslash as a slash, so
+    # each of these would lead to evil.example.
+    for back in ("/\t/evil.example/", "/\n/evil.example/", "/\t\\evil.example/", "/\\evil"):
+        form = web.get("/report", params={"kind": "user", "target": "bob", "back": back}).text
+        assert "evil" not in form, back
+        thanks = web.get("/report/sent", params={"back": back}).text
+        assert 'href="/"' in thanks and "evil" not in thanks, back
+    kept = web.get("/report/sent", params={"back": "/games/5?tab=chat"}).text
+    assert 'href="/games/5?tab=chat"' in kept

@@ -26,6 +26,8 @@ TEXT_MOST = 160
 TITLE_MOST = 80
 #: The longest record key.
 RECORD_MOST = 80
+#: A figure's bounds (the site stores it in a 64-bit column).
+VALUE_MOST = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,12 @@ class Highlight:
             raise ValueError(f"a highlight's kind is 1 to 20 characters, not {self.what!r}")
         if not self.text or len(self.text) > TEXT_MOST:
             raise ValueError(f"a highlight's text is 1 to {TEXT_MOST} characters")
+        if isinstance(self.value, bool) or not isinstance(self.value, int):
+            raise ValueError(f"a highlight's value is a whole number, not {self.value!r}")
+        if not -VALUE_MOST <= self.value <= VALUE_MOST:
+            raise ValueError("a highlight's value is out of range")
+        if isinstance(self.seat, bool) or not isinstance(self.seat, int):
+            raise ValueError(f"a highlight's seat is a whole number, not {self.seat!r}")
         if self.record is not None and not 0 < len(self.record) <= RECORD_MOST:
             raise ValueError(f"a record key is 1 to {RECORD_MOST} characters")
         if self.record is not None and not 0 < len(self.record_title) <= TITLE_MOST:

@@ -344,12 +344,17 @@ def edit_profile(
     body: ProfileEdit, request: Request, user: CurrentUser, services: ServicesDep
 ) -> dict[str, Any] | JSONResponse:
     """Change my display name, about text and/or e-mail address. A new address is mailed a
-    link (opening it verifies the address); until then ``email_verified`` is false. A
-    malformed address: 422 ``invalid_email``, and nothing changes; setting addresses is rate
+    link (opening it verifies the address); until then ``email_verified`` is false. The
+    address changes only from a signed-in browser (403 ``not_a_session`` with an API token).
+    A malformed address: 422 ``invalid_email``, and nothing changes; setting addresses is rate
     limited like log-ins, and so are changes of the name and about text (429
     ``rate_limited``)."""
     if body.display_name is None and body.about is None and body.email is None:
         raise ApiError(422, "nothing_to_change", "send display_name, about and/or email to change")
+    if body.email is not None:
+        # The address is where a password reset goes: a leaked token must not redirect it.
+        with services.sessions() as db:
+            browser_only(_signed_in(request, db), "the e-mail address is changed")
     if body.email:
         account_mail.check_email(body.email)  # refused before anything else is stored
         # Each new address is mailed a link: counted, so no account floods an inbox.

@@ -90,12 +90,18 @@ def log_in(
                 "(a browser that logged in to it before is not held up)",
                 wait,
             )
+    failed = False
     try:
         signed = accounts.log_in(services, user_id, password, previous_cookie)
     except Refused as exc:
-        if exc.code == "wrong_login" and nonce is None:
-            services.throttle.failed(account)
+        failed = exc.code == "wrong_login"
         raise
+    finally:
+        if nonce is None:  # the try claimed its turn: it lands, failed or not
+            if failed:
+                services.throttle.failed(account)
+            else:
+                services.throttle.passed(account)
     return LoggedIn(signed, device_proof(services, signed.user.key))
 
 

@@ -3,10 +3,11 @@
 The limits of :mod:`.ratelimit` count per client, so a guesser with many addresses is never
 slowed by them. This one counts per account (the user id tried, whether or not an account
 has it, so that a delay tells nobody which ids exist): a try is free while fewer than
-:data:`FREE_FAILURES` tries failed in the last :data:`FAILURE_WINDOW` seconds; from then on
-one try may start at a time, and the next only 1 s, 2 s, 4 s ... (at most
-:data:`LONGEST_DELAY`) after it. A try that comes sooner is refused before the password is
-checked and is not counted.
+:data:`FREE_FAILURES` tries failed in the last :data:`FAILURE_WINDOW` seconds (a try still
+checking its password counts as failed until it is known to have passed, so guesses sent
+all at once get no more free tries than guesses sent one by one); from then on one try may
+start at a time, and the next only 1 s, 2 s, 4 s ... (at most :data:`LONGEST_DELAY`) after
+it. A try that comes sooner is refused before the password is checked and is not counted.
 
 Nobody locks the owner out this way: the caller lets through, untouched by this delay, a
 try that carries the owner's device proof (a signed cookie a browser gets when it signs in;
@@ -39,6 +40,9 @@ FAILURE_WINDOW = 15 * 60
 LONGEST_DELAY = 5 * 60
 #: Failures remembered per account: enough to reach the longest delay.
 _FAILURES_KEPT = 32
+#: How long a try's place among those in flight outlives it, should it never land (its
+#: process died): far longer than a password check.
+_FLIGHT = 60
 
 
 def delay_after(failures: int) -> int:
@@ -53,12 +57,16 @@ class AccountThrottle(Protocol):
     """The per-account delay between log-in tries."""
 
     def claim(self, account: str) -> int | None:
-        """Take the turn of a try at ``account``: None when it may go on now, else the
-        seconds until it may."""
+        """Take the turn of a try at ``account``: None when it may go on now (then it is in
+        flight until :meth:`failed` or :meth:`passed`), else the seconds until it may."""
         ...  # pragma: no cover - a protocol
 
     def failed(self, account: str) -> None:
         """Count a try at ``account`` that failed."""
+        ...  # pragma: no cover - a protocol
+
+    def passed(self, account: str) -> None:
+        """A try at ``account`` that did not fail (right password, or refused otherwise)."""
         ...  # pragma: no cover - a protocol
 
 
@@ -77,19 +85,31 @@ class StoredThrottle:
 
     def claim(self, account: str) -> int | None:
         """Take the turn of a try (see :meth:`AccountThrottle.claim`)."""
-        # The turn lasts as long as the wait after this try, should it fail: a counter
-        # made with that time to live, which only its first claimer sees at 1.
-        delay = delay_after(self.failures(account) + 1)
+        # Tries in flight (this one too) count as failed until they land: guesses sent
+        # together, each claimed before any has failed, are held up as if sent one by one.
+        flying = max(1, self._storage.incr(f"{account}:flying", _FLIGHT))
+        delay = delay_after(self.failures(account) + flying)
         if not delay:
             return None
+        # The turn lasts as long as the wait after this try, should it fail: a counter
+        # made with that time to live, which only its first claimer sees at 1.
         turn = f"{account}:turn"
         if self._storage.incr(turn, delay) == 1:
             return None
+        self._land(account)  # refused: not in flight
         return max(1, math.ceil(self._storage.get_expiry(turn) - time.time()))
 
     def failed(self, account: str) -> None:
         """Count a failed try (see :meth:`AccountThrottle.failed`)."""
         self._windows.hit(self._failures, f"{account}:failed")
+        self._land(account)
+
+    def passed(self, account: str) -> None:
+        """A try that did not fail lands (see :meth:`AccountThrottle.passed`)."""
+        self._land(account)
+
+    def _land(self, account: str) -> None:
+        self._storage.incr(f"{account}:flying", _FLIGHT, amount=-1)
 
 
 class MemoryThrottle(StoredThrottle):
@@ -119,6 +139,12 @@ class RedisThrottle:
         """Count a failed try (see :meth:`AccountThrottle.failed`)."""
         self._failover.run(
             lambda: self.shared.failed(account), lambda: self.fallback.failed(account)
+        )
+
+    def passed(self, account: str) -> None:
+        """A try that did not fail lands (see :meth:`AccountThrottle.passed`)."""
+        self._failover.run(
+            lambda: self.shared.passed(account), lambda: self.fallback.passed(account)
         )
 
 

@@ -36,7 +36,15 @@ FIELDS = {"invalid_reason": "reason", "invalid_text": "text"}
 
 def safe_back(path: str) -> str:
     """``path`` if it is a path on this site, else the home page (never another site)."""
-    if path.startswith("/") and not path.startswith(("//", "/\\")) and len(path) <= 300:
+    # Browsers drop tabs and line breaks from a link and read a backslash as "/": a path
+    # such as "/<TAB>/evil.example" leads to another site as "//evil.example" does.
+    if (
+        path.startswith("/")
+        and not path.startswith("//")
+        and "\\" not in path
+        and path.isprintable()
+        and len(path) <= 300
+    ):
         return path
     return "/"
 

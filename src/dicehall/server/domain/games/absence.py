@@ -112,7 +112,7 @@ def _tell(
             (
                 user_pk,
                 game.id,
-                f"{why}: your deadline in {notice_texts.game_title(game.kind)} (game "
+                f"{why}: your deadline in {notice_texts.game_title(game.kind, game.options)} (game "
                 f"{game.id}) is now {when}.",
             )
             for game in games

@@ -1,6 +1,6 @@
 """A player's move as one piece of work: the transaction, the clock that ran out first, the
-idempotent replay and the race between twin requests. Runs in a worker thread; the API's
-route only adapts HTTP to it."""
+idempotent replay, the race between twin requests, and the absence a move ends. Runs in a
+worker thread; the API's route only adapts HTTP to it."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ from sqlalchemy.exc import IntegrityError
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import User
 from dicehall.server.domain.errors import Refused
+from dicehall.server.domain.games import absence
 from dicehall.server.domain.games.ending import apply_timeout, overdue
 from dicehall.server.domain.games.payloads import MovePayload, moved
 from dicehall.server.domain.games.play import apply_move, find_replay, request_hash
 from dicehall.server.domain.games.reading import rated_payload, read_game
-from dicehall.server.domain.games.records import GameRecord, SeatInfo, fetch_game
+from dicehall.server.domain.games.records import GameRecord, SeatInfo, fetch_game, seats_of
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.work import read, write
 
@@ -56,7 +57,7 @@ def make_move(services: Services, user: User, move: Move) -> MoveDone:
     """
     bound_to = request_hash(move.game_id, move.action, move.expected_version)
 
-    def work(conn: Connection) -> tuple[MovePayload, Changed | None]:
+    def work(conn: Connection) -> tuple[MovePayload, Changed | None, bool]:
         # Lock first, then look the key up: a twin request that committed while we waited
         # for the lock is then seen, and answered as a replay rather than as stale.
         record = fetch_game(conn, move.game_id, lock=True)
@@ -65,14 +66,15 @@ def make_move(services: Services, user: User, move: Move) -> MoveDone:
         if move.key is not None:
             stored = find_replay(conn, user, move.key, bound_to)
             if stored is not None:
-                return _replayed(conn, stored, move.game_id, user), None
-        record, seats = apply_move(
+                return _replayed(conn, stored, move.game_id, user), None, False
+        record, seats, was_away = apply_move(
             conn, services.pool, user, record, move.action, move.expected_version, move.key
         )
         if record.status == "finished":
             services.pool.reveal_ready(conn)
         # Read in the move's own transaction: one connection and one commit per move.
-        return moved(rated_payload(conn, record, seats, user), replayed=False), (record, seats)
+        payload = moved(rated_payload(conn, record, seats, user), replayed=False)
+        return payload, (record, seats), was_away
 
     def time_out(conn: Connection) -> Changed | None:
         record = fetch_game(conn, move.game_id, lock=True)
@@ -81,12 +83,12 @@ def make_move(services: Services, user: User, move: Move) -> MoveDone:
     changes: list[Changed] = []
     try:
         try:
-            payload, changed = write(services, work)
+            payload, changed, was_away = write(services, work)
         except _Overdue:
             timed_out = write(services, time_out)
             if timed_out is not None:
                 changes.append(timed_out)
-            payload, changed = write(services, work)
+            payload, changed, was_away = write(services, work)
     except IntegrityError:
         # The same key raced in from a second request and won: answer as a replay.
         if move.key is None:
@@ -94,9 +96,27 @@ def make_move(services: Services, user: User, move: Move) -> MoveDone:
         return MoveDone(
             read(services, lambda conn: _after_race(conn, move, user, bound_to)), changes
         )
+    if was_away:
+        # Any move ends an absence: in a transaction of its own, once the move's lock is
+        # released (it locks every game the absence held, in id order; see apply_move).
+        back = write(services, lambda conn: _come_back(conn, user, move.game_id))
+        if back is not None:
+            payload, changed = back
     if changed is not None:
         changes.append(changed)
     return MoveDone(payload, changes)
+
+
+def _come_back(conn: Connection, user: User, game_id: int) -> tuple[MovePayload, Changed] | None:
+    """End ``user``'s absence after their move in ``game_id``: that game, as the mover now
+    sees it, when it still waits on them at a deadline the absence had moved (it gets the
+    floating hour); None when it no longer does."""
+    _, held = absence.come_back(conn, user.id, now())
+    record = next((game for game in held if game.id == game_id), None)
+    if record is None:
+        return None
+    seats = seats_of(conn, game_id)
+    return moved(rated_payload(conn, record, seats, user), replayed=False), (record, seats)
 
 
 def _after_race(conn: Connection, move: Move, user: User, bound_to: str) -> MovePayload:

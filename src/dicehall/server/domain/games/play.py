@@ -7,7 +7,7 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import Connection, Table, insert, select, update
 
@@ -23,7 +23,7 @@ from dicehall.server.domain.dice.bags import FULL_BAG, draw_from
 from dicehall.server.domain.dice.pool import SET_SIZE, SETS, DicePool
 from dicehall.server.domain.dice.publiclog import hidden_outcomes_of, is_hidden, public_events
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games import absence, notice_texts
+from dicehall.server.domain.games import notice_texts
 from dicehall.server.domain.games.game_over import tell_game_over
 from dicehall.server.domain.games.pace import Clock, Pace
 from dicehall.server.domain.games.records import (
@@ -361,6 +361,15 @@ def find_replay(conn: Connection, user: User, key: str, bound_to: str) -> int | 
     return int(found.game_id)
 
 
+class Applied(NamedTuple):
+    """A move applied: the game, its seats, and whether the mover was away (the caller
+    then ends the absence, see :func:`apply_move`)."""
+
+    record: GameRecord
+    seats: list[SeatInfo]
+    was_away: bool
+
+
 def apply_move(
     conn: Connection,
     pool: DicePool,
@@ -369,8 +378,14 @@ def apply_move(
     action_data: object,
     expected_version: int,
     key: str | None,
-) -> tuple[GameRecord, list[SeatInfo]]:
-    """Apply a player's action and everything that follows it. Caller commits."""
+) -> Applied:
+    """Apply a player's action and everything that follows it. Caller commits.
+
+    Any move ends the mover's announced absence (the seats answered show it ended), but not
+    here: ending it locks every game it held, and doing so while this game's row is held
+    could deadlock with another transaction of the mover's (another move, ``I am back``)
+    that locked those games first. With ``was_away`` the caller ends it (see
+    :func:`~dicehall.server.domain.games.absence.come_back`) once this one has committed."""
     if record.status == "waiting":
         raise Refused("conflict", "not_started", "this game is waiting for players")
     if record.status == "finished":
@@ -418,12 +433,6 @@ def apply_move(
                 seats[other.seat] = replace(other, away_until=None)
     state = advance(conn, pool, record, seats, state, steps)
     new = store(conn, record, seats, state, steps)
-    if seat.away_until is not None:
-        # Any move ends an announced absence (the seat shows who is away, unlike the user
-        # of a request, whose row may have been read without it); after the move, so this
-        # game keeps the absence's time only if the turn is still this seat's.
-        _, moved = absence.come_back(conn, user.id, now())
-        new = next((game for game in moved if game.id == new.id), new)
     if key is not None:
         conn.execute(
             INSERT_KEY,
@@ -436,4 +445,6 @@ def apply_move(
                 "created_at": now(),
             },
         )
-    return new, seats
+    # The seat shows who is away, unlike the user of a request, whose row may have been
+    # read without it.
+    return Applied(new, seats, seat.away_until is not None)

@@ -122,7 +122,8 @@ class Approved:
 def approve(conn: Connection, moderator_pk: int, testimonial_id: int, at: datetime) -> Approved:
     """A moderator approves testimonial ``testimonial_id`` (pending, or hidden before): it
     is on the public list from now on, and the audit log says so. Refused: 403
-    ``not_moderator``, 404 ``unknown_testimonial``, 409 ``already_approved``."""
+    ``not_moderator`` or ``own_testimonial``, 404 ``unknown_testimonial``, 409
+    ``already_approved``."""
     require_moderator(conn, moderator_pk)
     row = None
     if in_id_range(testimonial_id):
@@ -136,6 +137,10 @@ def approve(conn: Connection, moderator_pk: int, testimonial_id: int, at: dateti
     if row.status == "approved":
         raise Refused(
             "conflict", "already_approved", f"testimonial {testimonial_id} is approved already"
+        )
+    if int(row.user_pk) == moderator_pk:
+        raise Refused(
+            "forbidden", "own_testimonial", "another moderator approves your own testimonial"
         )
     conn.execute(
         update(TESTIMONIALS)

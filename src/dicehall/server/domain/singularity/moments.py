@@ -59,16 +59,19 @@ def game_ended(conn: Connection, record: GameRecord) -> None:
     if record.private or record.snapshot is None:
         return
     entry = entry_of(record.kind)
-    hook = hook_of(entry)
-    if hook is None:
+    if entry.highlights is None:
         return
     logged = conn.execute(
         select(EVENTS.c.data).where(EVENTS.c.game_id == record.id).order_by(EVENTS.c.seq)
     ).all()
     try:
+        hook = hook_of(entry)
+        assert hook is not None
         events = tuple(decode_event(entry.game, json.loads(row.data)) for row in logged)
         played = Played(entry.game, load_options(record), record.seats, events, load_state(record))
         found = list(hook(played))
+        if not all(isinstance(highlight, Highlight) for highlight in found):
+            raise TypeError("a highlights hook answers Highlight records only")
         complete = played.complete
     except Exception:
         # A game never fails to end for its highlights: its result, ratings and standings
