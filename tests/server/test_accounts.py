@@ -1,4 +1,8 @@
-"""Accounts: sign up, log in, log out, the session, CSRF, expiry and password change."""
+"""Accounts: sign up, log in, log out, the session, CSRF, expiry and password change.
+
+(Longer than most test modules: every credential path of an account, sessions and tokens
+alike, in one place.)
+"""
 
 from __future__ import annotations
 

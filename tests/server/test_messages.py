@@ -1,6 +1,9 @@
 """Messages: sending, my threads and one thread (paged), read and
 hidden marks (mine alone), bad bodies and targets, the recipient's preference and ignores
-(one answer for all), replies in a thread that exists, the rate limits, and the pushes."""
+(one answer for all), replies in a thread that exists, the rate limits, and the pushes.
+
+(Longer than most test modules: every way a message can be refused, one short test each.)
+"""
 
 from __future__ import annotations
 

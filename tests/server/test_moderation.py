@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from time_machine import TimeMachineFixture
 
 from dicehall.server.core.clock import now
-from dicehall.server.core.models import Message, ModerationAction
+from dicehall.server.core.models import Message, ModerationAction, User, Webhook
 from dicehall.server.domain.moderation import roles
 from dicehall.server.domain.moderation.content import HIDDEN_TEXT
 from dicehall.server.domain.people import settings
@@ -315,7 +315,13 @@ def test_a_closed_account_is_gone(
     mine = client.get(f"{API}/users/me/testimonial", headers=bearer).json()
     created_ok = client.post(f"{API}/moderation/testimonials/{mine['id']}/approve", headers=mia)
     assert created_ok.status_code == 200, created_ok.text
+    with services.sessions() as db, db.begin():
+        bob_pk = db.scalars(select(User.id).where(User.key == "bob")).one()
+        db.add(Webhook(user_pk=bob_pk, url="https://hooks.example.org/x", format="json",
+                       created_at=now()))  # fmt: skip
     created(act(client, mia, "close", user_id="bob", reason="spam account"))
+    with services.sessions() as db:  # nothing goes out to a closed account's hook
+        assert db.scalar(select(func.count()).select_from(Webhook)) == 0
     refused(client.get(f"{API}/users/me", headers=bearer), 401, "unauthenticated")
     refused(client.get(f"{API}/users/me"), 401, "session_expired")
     refused(

@@ -1,4 +1,8 @@
-"""Hold'em Dice rules, ruling by ruling (RULES.md section 4), on scripted dice."""
+"""Hold'em Dice rules, ruling by ruling (RULES.md section 4), on scripted dice.
+
+(Longer than most test modules: the section has more rulings than any other game's, one
+short test each.)
+"""
 
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ from dicehall.server.core.models import (
     Testimonial,
     User,
     UserSearchTerm,
+    Webhook,
 )
 from dicehall.server.core.txn import after_commit
 from dicehall.server.domain import notifications
@@ -207,6 +208,7 @@ def _close(conn: Connection, user: Person) -> list[str]:
     """Close ``user``'s account: no way in, no profile, out of search and the public lists."""
     hashes = _end_access(conn, user.pk, tokens=True)
     conn.execute(delete(PushSubscription).where(PushSubscription.user_pk == user.pk))
+    conn.execute(delete(Webhook).where(Webhook.user_pk == user.pk))
     conn.execute(delete(UserSearchTerm).where(UserSearchTerm.user_pk == user.pk))
     conn.execute(delete(Testimonial).where(Testimonial.user_pk == user.pk))
     return hashes
