@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from dicehall.engine import (
     Chance,
@@ -30,6 +29,7 @@ from dicehall.games.boss import (
     PickUp,
     Showdown,
 )
+from tests.games.junk import JUNK_DICE
 
 Dice = tuple[int, ...]
 
@@ -359,22 +359,8 @@ def test_dice_outcomes_are_checked() -> None:
     assert t.state == GAME.start(2, BossOptions())
 
 
-_JUNK_FACE = st.one_of(
-    st.none(), st.booleans(), st.floats(), st.text(max_size=2), st.integers(-2, 8)
-)
-
-
 @settings(max_examples=60, deadline=None)
-@given(
-    dice=st.one_of(
-        st.none(),
-        st.booleans(),
-        st.floats(),
-        st.text(max_size=3),
-        st.lists(_JUNK_FACE, max_size=7).map(tuple),
-        st.lists(st.integers(-2, 8), max_size=7),
-    )
-)
+@given(dice=JUNK_DICE)
 def test_any_keep_is_played_or_refused_with_a_sentence(dice: object) -> None:
     """Whatever a caller puts in ``Keep(...)``, act() plays it (a legal keep) or raises
     IllegalMove with the game's own sentence, leaving the state as it was."""

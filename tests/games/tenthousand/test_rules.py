@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from dicehall.engine import (
     Chance,
@@ -27,6 +26,7 @@ from dicehall.games.tenthousand import (
     TenThousandState,
     TurnEnd,
 )
+from tests.games.junk import JUNK_DICE
 
 
 def table(seats: int = 2, **options: object) -> Table[TenThousandState, TenThousandAction]:
@@ -360,22 +360,8 @@ def test_a_malformed_set_aside_is_an_illegal_move_not_a_type_error() -> None:
     assert SetAside([5, 1]) == SetAside((1, 5))  # type: ignore[arg-type]
 
 
-_JUNK_FACE = st.one_of(
-    st.none(), st.booleans(), st.floats(), st.text(max_size=2), st.integers(-2, 8)
-)
-
-
 @settings(max_examples=60, deadline=None)
-@given(
-    dice=st.one_of(
-        st.none(),
-        st.booleans(),
-        st.floats(),
-        st.text(max_size=3),
-        st.lists(_JUNK_FACE, max_size=7).map(tuple),
-        st.lists(st.integers(-2, 8), max_size=7),
-    )
-)
+@given(dice=JUNK_DICE)
 def test_any_set_aside_is_played_or_refused_with_a_sentence(dice: object) -> None:
     """Whatever a caller puts in ``SetAside(...)``, act() plays it or raises IllegalMove with
     the game's own sentence, leaving the state as it was."""
