@@ -137,8 +137,10 @@ def test_coming_back_names_the_variant_of_each_game_it_moved(
     assert client.post(f"{API}/games/{game['id']}/accept", headers=bob).status_code == 200
     away = go_away(client, alice, datetime.now(UTC) + timedelta(days=2))
     away_until = moment(away.json()["away_until"])
-    # As the sweeper leaves a game whose clock ran out during the absence.
-    with services.engine.begin() as conn:
+    # As the sweeper leaves a game whose clock ran out during the absence. A write
+    # transaction from the start: reading first and then writing fails on SQLite if the
+    # site wrote in between (its notice deliveries run in the background).
+    with services.write_conn() as conn:
         record = fetch_game(conn, game["id"])
         assert record.clock is not None and record.to_act == 0
         saved = Clock.loads(record.clock).extended_to(away_until, "away")

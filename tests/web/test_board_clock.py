@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from sqlalchemy import create_engine, select, update
 
 from dicehall.server.core.clock import now
+from dicehall.server.core.db import make_engine
 from dicehall.server.core.models import GameRow, User
 from dicehall.server.domain.games.ending import time_left
 from dicehall.server.domain.games.pace import Clock
@@ -298,7 +299,8 @@ def test_an_autopilot_seat_is_taken_back_from_the_board(
 
 def run_out(site: LiveServer, game_id: int) -> None:
     """Move the start of the running turn back past its bank, as days passing would."""
-    engine = create_engine(site.db_url)
+    # IMMEDIATE: it reads, then writes, while the site may write in between.
+    engine = make_engine(site.db_url).execution_options(sqlite_begin="IMMEDIATE")
     try:
         with engine.begin() as conn:
             stored = conn.execute(select(GameRow.clock).where(GameRow.id == game_id)).scalar_one()
