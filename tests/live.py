@@ -103,6 +103,9 @@ def test_environment(plugins: str, environ: dict[str, str] | None = None) -> dic
         "DICEHALL_ACCESS_LOG": "0",
         # No scheduled tournaments in a test's site unless it asks for them.
         "DICEHALL_TOURNAMENT_SCHEDULE": "",
+        # Small decks: each is hashed whole when made and when a proof is served.
+        "DICEHALL_DECK_KEYS": "256",
+        "DICEHALL_DECK_SHUFFLES": "32",
         # A mail never lands in the real data directory.
         "DICEHALL_MAIL_DIR": os.path.join(tempfile.gettempdir(), "dicehall-test-mail-live"),
         **(os.environ if environ is None else environ),

@@ -183,3 +183,16 @@ def test_withheld_must_name_exactly_the_null_sets(cli: CliRunner, tmp_path: Path
         {"withheld": [True]},
     ):
         assert_one_line_error(run_on(cli, tmp_path, json.dumps(batch(**changes))), "withheld")
+
+
+def test_sets_never_seen_at_the_table_are_shown_and_checked(cli: CliRunner, tmp_path: Path) -> None:
+    """An old batch shows the sets its tables never saw once their games are over: the
+    batch is then checked whole, and says how many of its sets were never seen."""
+    shown = batch(unseen=[1])
+    result = run_on(cli, tmp_path, json.dumps(shown))
+    assert result.code == 0, result.out
+    assert result.out.startswith("OK: ") and "1 of them never seen at the table" in result.out
+    as_json = json.loads(run_on(cli, tmp_path, json.dumps(shown), "--json").out)
+    assert (as_json["result"], as_json["unseen"]) == ("OK", 1)
+    for bad in ([3], [-1], "1", [None]):
+        assert_one_line_error(run_on(cli, tmp_path, json.dumps(batch(unseen=bad))), "unseen")

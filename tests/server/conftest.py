@@ -148,6 +148,10 @@ def site_settings(db_url: str, **overrides: object) -> Settings:
         "argon2_memory_kib": 1024,
         "dice_batch_size": 40,
         "bag_batch_size": 10,
+        # Small decks: a deck is hashed whole when it is made and when a proof is served.
+        "deck_keys": 64,
+        "deck_shuffles": 8,
+        "deck_reserve": 2,
         "auth_rate_per_minute": 1000,
         # Slow bots' tables are built by the tests that need them, not by every app.
         "warm_bots": False,
@@ -241,3 +245,15 @@ def make_user(services: Services) -> MakeUser:
         return add_user(services, name, services.hasher.hash("correct horse battery"))
 
     return make
+
+
+@pytest.fixture
+def old_scheme(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games made while it is on roll from the old pool (scheme 2), as games made before
+    migration 0014 do: no deck is bound to them."""
+    from dicehall.server.domain.dice.decks import DeckPool
+
+    def unbound(*_args: object, **_kwargs: object) -> None:
+        return None
+
+    monkeypatch.setattr(DeckPool, "bind", unbound)

@@ -62,6 +62,10 @@ UNSTATED: dict[str, dict[str, tuple[str, ...]]] = {
     "users-me-webhook-set": {"unsafe_url": ("",)},
     "invites-create": {"not_your_game": ("",)},
     "messages-send": {"unknown_game": ("",)},
+    # The log's size now; a cosignature is checked against the site's key and log.
+    "fairness-consistency": {"no_such_tree": ("",), "invalid_range": ("",)},
+    "fairness-inclusion": {"no_such_tree": ("",)},
+    "fairness-cosign": {"invalid_cosignature": ("",)},
     # A cursor is one the site gave.
     "users-search": {"invalid_cursor": ("",)},
     "users-games": {

@@ -4,7 +4,7 @@ revealed whole once spent and all its games ended), as every batch was before mi
 ``make_legacy`` turns the batches a new site has committed, none served yet, into exactly
 what the old code wrote: a salt and :func:`~dicehall.server.domain.dice.pool.commitment_of`,
 scheme 1, no root, no per-set salt and no record in the public log (the old code kept no
-log). The log's other records (bag batches) are chained again without them, so the log a
+log). The log's other records (bag batches, decks) are chained again without them, so the log a
 test serves still verifies. The tests of the old behaviour thus run on a fresh database."""
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from typing import Any
 from sqlalchemy import Connection, delete, insert, select, update
 
 from dicehall.fairness.chain import GENESIS, canonical, record_hash
+from dicehall.server.domain.dice import logtree
 from dicehall.server.domain.dice.bags import BAG_BATCHES
+from dicehall.server.domain.dice.decks import DECKS, GAME_DECKS
 from dicehall.server.domain.dice.fairlog import LOG
 from dicehall.server.domain.dice.pool import BATCHES, SETS, commitment_of
 from dicehall.server.domain.services import Services
@@ -63,14 +65,23 @@ def _drop_dice_records(conn: Connection, batches: set[int]) -> None:
     for seq, record in enumerate(kept, start=1):
         record = {**record, "seq": seq, "prev": prev}
         prev = record_hash(record)
+        number = record["deck"] if record["kind"] in ("deck", "game") else record["batch"]
         conn.execute(
             insert(LOG).values(
                 seq=seq,
                 kind=record["kind"],
-                batch_id=record["batch"],
+                batch_id=number,
                 body=canonical(record).decode("ascii"),
                 hash=prev,
             )
         )
-        table = BAG_BATCHES if record["kind"] == "bags" else BATCHES
-        conn.execute(update(table).where(table.c.id == record["batch"]).values(log_seq=seq))
+        if record["kind"] == "game":
+            conn.execute(
+                update(GAME_DECKS).where(GAME_DECKS.c.deck_id == number).values(log_seq=seq)
+            )
+            continue
+        table = {"bags": BAG_BATCHES, "deck": DECKS}.get(record["kind"], BATCHES)
+        conn.execute(update(table).where(table.c.id == number).values(log_seq=seq))
+    # The log's Merkle tree, over the records as they are now.
+    conn.execute(delete(logtree.TREE))
+    logtree.catch_up(conn)

@@ -24,8 +24,9 @@ FORBIDDEN = {"random", "secrets"}
 
 
 # SQLite only: test_proofs.py checks each chance event's source on PostgreSQL too.
+@pytest.mark.usefixtures("old_scheme")
 @pytest.mark.parametrize("kind", sorted(SHORT))
-def test_every_chance_event_has_one_committed_source(
+def test_every_chance_event_of_an_old_game_has_one_committed_source(
     kind: str, client: TestClient, make_user: MakeUser, services: Services
 ) -> None:
     alice = make_user("alice")
@@ -53,6 +54,35 @@ def test_every_chance_event_has_one_committed_source(
     assert chance, "a finished game rolled or drew"
 
 
+@pytest.mark.parametrize("kind", sorted(SHORT))
+def test_every_roll_takes_the_games_next_key_and_every_hand_its_next_shuffle(
+    kind: str, client: TestClient, make_user: MakeUser, services: Services
+) -> None:
+    alice = make_user("alice")
+    final = finish(client, alice, create(client, alice, kind, SHORT[kind][0]), random.Random(kind))
+    with services.sessions() as db:
+        events = db.scalars(
+            select(EventRow).where(EventRow.game_id == final["id"]).order_by(EventRow.seq)
+        ).all()
+    keys: list[int] = []
+    hands: list[int] = []
+    for event in events:
+        data = json.loads(event.data)
+        assert (event.dice_set, event.bag_shuffle) == (None, None), event.seq
+        if data["type"] != "resolved":
+            assert (event.dice_key, event.hand_shuffle) == (None, None), event.seq
+        elif any(isinstance(item, str) for item in data["outcome"]):
+            assert event.dice_key is None and event.hand_shuffle is not None, event.seq
+            if not hands or hands[-1] != event.hand_shuffle:
+                hands.append(event.hand_shuffle)
+        else:
+            assert event.hand_shuffle is None and event.dice_key is not None, event.seq
+            keys.append(event.dice_key)
+    assert keys and keys == list(range(len(keys)))
+    assert hands == list(range(len(hands)))
+    assert bool(hands) == (kind == "holdem")
+
+
 def _uses_outside_bot_calls(tree: ast.Module, names: set[str]) -> list[int]:
     """Lines where one of ``names`` is used other than inside a ``….bot(name, rng)`` call
     (the random source a bot makes its own choices with, which is no chance outcome)."""
@@ -71,7 +101,7 @@ def _uses_outside_bot_calls(tree: ast.Module, names: set[str]) -> list[int]:
 def test_no_games_domain_module_draws_its_own_randomness() -> None:
     """``secrets`` is never imported there, nor anything from ``random``; ``import random``
     serves only a bot's own source of choices (``entry.bot(name, random.SystemRandom())``),
-    never a chance outcome, which only ``play.resolve_chance`` gives, from the pools."""
+    never a chance outcome, which only ``chance.resolve_chance`` gives, from the pools."""
     modules = sorted(GAMES_DOMAIN.glob("*.py"))
     assert len(modules) > 5
     problems: list[str] = []

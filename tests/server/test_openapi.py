@@ -101,6 +101,7 @@ OPERATION_IDS = {
     ("POST", "/games/{game_id}/take-back"): "games-take-back",
     ("GET", "/games/{game_id}/replay"): "games-replay",
     ("GET", "/games/{game_id}/proof"): "games-proof",
+    ("POST", "/games/{game_id}/seed"): "games-seed",
     ("GET", "/games/{game_id}/hint"): "games-hint",
     ("GET", "/games/{game_id}/chat"): "games-chat",
     ("POST", "/games/{game_id}/chat"): "games-chat-post",
@@ -110,6 +111,11 @@ OPERATION_IDS = {
     ("DELETE", "/relations/{user_id}"): "relations-delete",
     ("GET", "/fairness"): "fairness-report",
     ("GET", "/fairness/log"): "fairness-log",
+    ("GET", "/fairness/checkpoint"): "fairness-checkpoint",
+    ("GET", "/fairness/key"): "fairness-key",
+    ("GET", "/fairness/consistency"): "fairness-consistency",
+    ("GET", "/fairness/inclusion"): "fairness-inclusion",
+    ("POST", "/fairness/cosignatures"): "fairness-cosign",
     ("GET", "/users/{user_id}/luck"): "users-luck",
     ("GET", "/fairness/batches/{batch_id}"): "fairness-batch",
     ("GET", "/ladders"): "ladders-list",
@@ -151,6 +157,10 @@ CREATED = {
 
 #: The operations that answer 202 Accepted (the work is done later, if at all).
 ACCEPTED = {("POST", "/auth/password-reset")}
+
+#: Answers in the formats their own standards fix (a C2SP signed note, a verifier key):
+#: plain text, not JSON.
+TEXT_ANSWERS = {("GET", "/fairness/checkpoint"), ("GET", "/fairness/key")}
 
 #: Response models that let a game add keys of its own.
 OPEN_MODELS = {"GameResult"}
@@ -210,12 +220,17 @@ def test_every_success_has_a_precise_schema(schema: dict[str, Any]) -> None:
         status, response = _success(operation)
         expected = "201" if (method, path) in CREATED else "200"
         assert status == ("202" if (method, path) in ACCEPTED else expected), (method, path)
+        if (method, path) in TEXT_ANSWERS:
+            assert response["content"]["text/plain"]["schema"] == {"type": "string"}
+            continue
         body = _resolve(schema, _json_schema(response))
         if body.get("type") == "array":
             body = _resolve(schema, body["items"])
-        assert body.get("type") == "object", (method, path, body)
-        assert body.get("properties"), (method, path)
-        assert body.get("additionalProperties") is False, (method, path)
+        # A proof is one of two precise formats (by its "format"): each must be precise.
+        for each in [_resolve(schema, b) for b in body.get("anyOf", [body])]:
+            assert each.get("type") == "object", (method, path, each)
+            assert each.get("properties"), (method, path)
+            assert each.get("additionalProperties") is False, (method, path)
 
 
 def _models_under(schema: dict[str, Any], node: Any, seen: set[str]) -> None:
@@ -236,8 +251,9 @@ def test_answers_have_every_key_and_no_other(schema: dict[str, Any]) -> None:
     """Every key of every success model is required (always sent, null where it may be), and
     no model but a game's result allows keys it does not name."""
     models: set[str] = set()
-    for _method, _path, operation in _operations(schema):
-        _models_under(schema, _json_schema(_success(operation)[1]), models)
+    for method, path, operation in _operations(schema):
+        if (method, path) not in TEXT_ANSWERS:
+            _models_under(schema, _json_schema(_success(operation)[1]), models)
     assert {"Game", "GameMove", "GameSummary", "Seat", "BotTurn", "UserProfile"} <= models
     for name in models:
         model = schema["components"]["schemas"][name]
@@ -269,6 +285,11 @@ def test_every_error_is_an_error_body(schema: dict[str, Any]) -> None:
             "fairness-report",
             "fairness-batch",
             "fairness-log",
+            "fairness-checkpoint",
+            "fairness-key",
+            "fairness-consistency",
+            "fairness-inclusion",
+            "fairness-cosign",
             "users-luck",
             "ratings-kinds",
             "ratings-leaderboard",
@@ -283,6 +304,7 @@ def test_every_error_is_an_error_body(schema: dict[str, Any]) -> None:
             "auth-login",
             "auth-password-reset",
             "auth-password-reset-confirm",
+            "fairness-cosign",  # a witness, anyone's: the cosignature is what is checked
         }
         if method != "GET" and operation["operationId"] not in signed_out:
             assert "403" in errors, (method, path)  # a cookie-signed write needs its CSRF token

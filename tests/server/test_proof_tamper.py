@@ -52,20 +52,33 @@ def _edits(proof: dict[str, Any]) -> Iterator[tuple[str, Edit]]:
                 yield f"dice_sets[{i}].{key}", _at(["dice_sets", i, key], _hex)
         for j in range(len(entry.get("path", []))):
             yield f"dice_sets[{i}].path[{j}]", _at(["dice_sets", i, "path", j], _hex)
-    for i, entry in enumerate(proof["bag_shuffles"]):
-        yield f"bag_shuffles[{i}].salt", _at(["bag_shuffles", i, "salt"], _hex)
+    shuffles = "bag_shuffles" if "bag_shuffles" in proof else "shuffles"
+    for i, entry in enumerate(proof[shuffles]):
+        yield f"{shuffles}[{i}].salt", _at([shuffles, i, "salt"], _hex)
         for j in range(len(entry["path"])):
-            yield f"bag_shuffles[{i}].path[{j}]", _at(["bag_shuffles", i, "path", j], _hex)
+            yield f"{shuffles}[{i}].path[{j}]", _at([shuffles, i, "path", j], _hex)
         for j, position in enumerate(entry["positions"]):
             for key in position:
-                where = ["bag_shuffles", i, "positions", j, key]
-                yield f"bag_shuffles[{i}].positions[{j}].{key}", _at(where, _position)
+                where = [shuffles, i, "positions", j, key]
+                yield f"{shuffles}[{i}].positions[{j}].{key}", _at(where, _position)
+    for i, entry in enumerate(proof.get("keys", [])):
+        for key in ("key", "leaf"):
+            if key in entry:
+                yield f"keys[{i}].{key}", _at(["keys", i, key], _hex)
+        for j in range(len(entry["path"])):
+            yield f"keys[{i}].path[{j}]", _at(["keys", i, "path", j], _hex)
+    for i in range(len(proof.get("seeds", []))):
+        yield f"seeds[{i}].seed", _at(["seeds", i, "seed"], _hex)
+    for i in range(len(proof.get("decks", []))):
+        for key in ("root", "keys", "deck_seq", "game_seq", "first_key", "deck"):
+            yield f"decks[{i}].{key}", _at(["decks", i, key], _record_field)
     for i, batch in enumerate(proof["batches"]):
         if "root" in batch:
             yield f"batches[{i}].root", _at(["batches", i, "root"], _hex)
-    for i, _record in enumerate(proof["log"]):
-        for key in ("root", "prev", "hash", "created_at", "first", "size"):
-            yield f"log[{i}].{key}", _at(["log", i, key], _record_field)
+    for i, record in enumerate(proof["log"]):
+        for key, value in record.items():
+            if key not in ("seq", "kind") and value is not None:
+                yield f"log[{i}].{key}", _at(["log", i, key], _record_field)
 
 
 def _face(entry: dict[str, Any], key: str) -> None:
@@ -105,12 +118,19 @@ def _proof(client: TestClient, headers: Any, kind: str, rng: random.Random) -> d
     return proof
 
 
+@pytest.mark.parametrize("scheme", [2, 3])
 @pytest.mark.parametrize("kind", sorted(SHORT))
 def test_any_change_to_a_served_proof_fails_verification(
-    client: TestClient, make_user: MakeUser, kind: str
+    client: TestClient, make_user: MakeUser, kind: str, scheme: int, request: pytest.FixtureRequest
 ) -> None:
+    if scheme == 2:
+        request.getfixturevalue("old_scheme")  # a game from before decks
     rng = random.Random(f"tamper-{kind}")
     proof = _proof(client, make_user("tamperer"), kind, rng)
+    assert proof["format"] == f"dicehall-proof/{scheme - 1}"
+    if scheme == 3:
+        seeded = client.get(f"{API}/games/{proof['id']}/proof").json()
+        assert seeded == proof
     assert verify_proof(proof).ok, verify_proof(proof).failure
     if kind == "holdem":
         hidden = [e for e in proof["events"] if isinstance(e.get("outcome"), dict)]
@@ -131,12 +151,12 @@ def test_verify_game_exits_1_naming_the_failure_and_2_for_a_malformed_file(
     proof = _proof(client, make_user("checker"), "boss", random.Random(3))
     file = tmp_path / "proof.json"
     broken = copy.deepcopy(proof)
-    _hex(broken["batches"][0], "root")
+    _hex(broken["decks"][0], "root")
     file.write_text(json.dumps(broken))
     failed = cli("verify-game", str(file))
     assert failed.code == 1
-    assert failed.out.startswith("FAILED:") and "batch" in failed.out, failed.out
-    del broken["dice_sets"]
+    assert failed.out.startswith("FAILED:") and "deck" in failed.out, failed.out
+    del broken["keys"]
     file.write_text(json.dumps(broken))
     assert cli("verify-game", str(file)).code == 2
     file.write_text("{not json")

@@ -32,6 +32,10 @@ from tests.conftest import CliRunner
 from tests.server.conftest import MakeUser
 from tests.server.proof_games import API, LONG, SHORT, create, finish, step
 
+#: These are proofs of games that roll from the old pool (scheme 2, games made before
+#: migration 0014); tests/server/test_deck_proofs.py proves games that roll from decks.
+pytestmark = pytest.mark.usefixtures("old_scheme")
+
 #: A game's outcomes as the public log shows them (None where hidden), event by event.
 Outcomes = dict[int, list[Any] | None]
 

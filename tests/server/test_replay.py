@@ -67,7 +67,7 @@ def check_frames(client: TestClient, services: Services, final: Any) -> Any:
     assert len(frames) == len(log["events"]) > 0
     assert [f["index"] for f in frames] == list(range(len(frames)))
     for frame, public in zip(frames, log["events"], strict=True):
-        public = {k: v for k, v in public.items() if k != "dice_set"}
+        public = {k: v for k, v in public.items() if k not in ("dice_set", "dice_key")}
         assert frame["event"] == public
         assert frame["seat"] == (public["seat"] if public["type"] == "acted" else None)
     assert any(f["lines"] for f in frames)

@@ -105,7 +105,7 @@ def test_every_help_topic_has_its_page_and_a_missing_one_is_a_404(web: TestClien
         assert answer.status_code == 200, topic
         assert f"<h1>{content.find('help', topic).title}</h1>" in answer.text  # type: ignore[union-attr]
     dice = _text(web.get("/help/fair-dice").text)
-    for fact in ("How are the Boatzee dice generated?", "sets of six", "never", "Merkle root"):
+    for fact in ("How are the Boatzee dice generated?", "Your seed", "never reused", "Merkle root"):
         assert fact in dice
     assert "dicehall verify-game" in dice
     assert "pip install dicehall" in web.get("/help/terminal").text

@@ -1,4 +1,5 @@
-"""The public log: one record per committed batch, each naming the hash of the one before.
+"""The public log: one record per committed batch or deck, and per deck bound to a game,
+each naming the hash of the one before.
 
 A record's hash is ``SHA-256`` of its canonical JSON (keys sorted, no spaces, ASCII), the
 ``hash`` key itself left out. The first record's ``prev`` is 64 zeros. Changing, dropping,
@@ -14,8 +15,33 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 GENESIS = "0" * 64
-#: The keys every record has, and nothing else (``hash`` is added when it is served).
+#: The keys a batch record (``dice``, ``bags``) has, and nothing else (``hash`` is added
+#: when it is served).
 FIELDS = ("seq", "kind", "batch", "first", "size", "root", "prev", "created_at")
+#: The keys of each kind of record: a committed deck, and a deck bound to a game.
+FIELDS_BY_KIND: dict[str, tuple[str, ...]] = {
+    "dice": FIELDS,
+    "bags": FIELDS,
+    "deck": (
+        "seq",
+        "kind",
+        "deck",
+        "keys",
+        "root",
+        "shuffles",
+        "shuffles_root",
+        "prev",
+        "created_at",
+    ),
+    "game": ("seq", "kind", "game", "deck", "first_key", "first_shuffle", "prev", "created_at"),
+}
+
+
+def fields_of(kind: object) -> tuple[str, ...]:
+    """The keys a record of ``kind`` has (ValueError for a kind the log never writes)."""
+    if not isinstance(kind, str) or kind not in FIELDS_BY_KIND:
+        raise ValueError(f"no record kind {kind!r} (one of {', '.join(FIELDS_BY_KIND)})")
+    return FIELDS_BY_KIND[kind]
 
 
 class LogRecord(TypedDict):
@@ -33,7 +59,7 @@ class LogRecord(TypedDict):
 
 def canonical(record: Mapping[str, Any]) -> bytes:
     """The bytes a record's hash covers."""
-    body = {key: record[key] for key in FIELDS}
+    body = {key: record[key] for key in fields_of(record["kind"])}
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
 
@@ -65,7 +91,11 @@ def verify_chain(
     expected_prev = prev
     expected_seq: int | None = None
     for record in records:
-        missing = [key for key in FIELDS if key not in record]
+        try:
+            fields = fields_of(record.get("kind"))
+        except ValueError as exc:
+            return ChainBreak(record.get("seq"), str(exc))
+        missing = [key for key in fields if key not in record]
         if missing:
             return ChainBreak(record.get("seq"), f"lacks {', '.join(missing)}")
         seq = record["seq"]

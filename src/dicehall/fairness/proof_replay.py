@@ -51,9 +51,34 @@ def _roll(
 class _Shuffles:
     """Where each shuffle's draws have reached, so that each hand draws its prefix."""
 
-    def __init__(self, colours: Mapping[int, list[str | None]]) -> None:
+    def __init__(
+        self,
+        colours: Mapping[int, list[str | None]],
+        events: list[Any] | None = None,
+        sources: Mapping[int, Mapping[str, Any]] | None = None,
+    ) -> None:
         self.colours = colours
         self.reached: dict[int, int] = {}
+        self.events = events or []
+        self.sources = sources or {}
+
+    def uncommitted_stand_in(self, request: Draw, index: int) -> tuple[str, ...]:
+        """Colours for a hidden draw from before committed bags (an old site's hand): from
+        the bag left, sparing those the later shown draws of such hands took (up to the
+        next committed draw), so that they stay possible."""
+        later: Counter[str] = Counter()
+        for after in range(index + 1, len(self.events)):
+            source = self.sources.get(after, {})
+            if "bag_shuffle" in source:
+                break
+            event = self.events[after]
+            outcome = event.get("outcome") if isinstance(event, Mapping) else None
+            if "uncommitted" in source and isinstance(outcome, list):
+                later.update(str(c) for c in outcome)
+        left = Counter(request.population)
+        spare = sorted((left - later).elements())
+        rest = sorted((left - Counter(spare)).elements())
+        return tuple((spare + rest)[: request.count])
 
     def draw(
         self, request: Draw, source: Mapping[str, Any], hidden: bool, index: int
@@ -104,7 +129,7 @@ def replay(
         for entry in field(proof, "chance", list, "proof")
     }
     state = game.start(field(proof, "seats", int, "proof"), options)
-    draws = _Shuffles(shuffles)
+    draws = _Shuffles(shuffles, events, sources)
     notes: list[str] = []
     for index, event in enumerate(events):
         try:
@@ -147,11 +172,20 @@ def _step(
     hidden = _hidden(event)
     request = turn.request
     if "uncommitted" in source:
-        if hidden:
-            notes.append(f"stopped at event {index}: a hidden draw from before committed bags")
+        if hidden and isinstance(request, Draw):
+            outcome: tuple[Any, ...] = draws.uncommitted_stand_in(request, index)
+            notes.append(f"event {index}: a hidden draw from before committed bags, stood in for")
+        elif hidden:
+            notes.append(f"stopped at event {index}: a hidden roll from before committed bags")
             return state
-        outcome: tuple[Any, ...] = tuple(event["outcome"])
-        notes.append(f"event {index}: drawn before committed bags, taken as recorded")
+        else:
+            outcome = tuple(event["outcome"])
+            notes.append(f"event {index}: drawn before committed bags, taken as recorded")
+    elif isinstance(request, Roll) and "faces" in source:  # from a deck's key
+        shown = source["faces"]
+        if shown is None and not hidden:
+            raise ProofFailure(f"event {index}: a roll the table saw, but its key is withheld")
+        outcome = (1,) * request.count if shown is None else tuple(shown)
     elif isinstance(request, Roll):
         faces = _roll(request, source, sets, index)
         if faces is None and not hidden:

@@ -14,6 +14,15 @@ from dataclasses import field as dataclass_field
 from typing import Any
 
 from dicehall.fairness.chain import verify_chain
+from dicehall.fairness.deck_check import FORMAT as DECK_FORMAT
+from dicehall.fairness.deck_check import (
+    chance_view,
+    check_canonical_seating,
+    check_keys,
+    check_parts,
+    check_seeds,
+)
+from dicehall.fairness.deck_check import check_shuffles as check_hands
 from dicehall.fairness.proof_check import (
     check_batches,
     check_dice_sets,
@@ -75,8 +84,10 @@ class ProofReport:
 
 def verify_proof(proof: Any, *, game_log: Any = None, chain: Any = None) -> ProofReport:
     """Check ``proof`` (parsed JSON). Raises :class:`MalformedProof` when it is not one."""
+    if isinstance(proof, Mapping) and proof.get("format") == DECK_FORMAT:
+        return _verify_deck_proof(proof, game_log, chain)
     if not isinstance(proof, Mapping) or proof.get("format") != FORMAT:
-        raise MalformedProof(f"not a proof: its format must be {FORMAT!r}")
+        raise MalformedProof(f"not a proof: its format must be {FORMAT!r} or {DECK_FORMAT!r}")
     for key, kind in SHAPE.items():
         field(proof, key, kind, "proof")
     try:
@@ -93,6 +104,9 @@ def verify_proof(proof: Any, *, game_log: Any = None, chain: Any = None) -> Proo
             _in_chain(log, chain)
     except ProofFailure as failure:
         return ProofReport(False, str(failure))
+    stopped = _not_replayed(notes)
+    if stopped is not None:
+        return ProofReport(False, stopped, notes=tuple(notes))
     old = sum(1 for b in batches.values() if b.scheme == 1)
     if old:
         notes.append(
@@ -111,14 +125,72 @@ def verify_proof(proof: Any, *, game_log: Any = None, chain: Any = None) -> Proo
     return ProofReport(True, None, checked, tuple(notes))
 
 
+#: Every key a scheme-3 proof has, and its JSON type.
+DECK_SHAPE: dict[str, type[Any]] = {
+    **{key: kind for key, kind in SHAPE.items() if key not in ("bag_shuffles",)},
+    "decks": list,
+    "seeds": list,
+    "keys": list,
+    "shuffles": list,
+}
+
+
+def _verify_deck_proof(proof: Mapping[str, Any], game_log: Any, chain: Any) -> ProofReport:
+    """Check a proof of a game that rolled from its decks (``dicehall-proof/2``)."""
+    for key, kind in DECK_SHAPE.items():
+        field(proof, key, kind, "proof")
+    try:
+        log = check_log(proof)
+        parts = check_parts(proof, log)
+        seeds = check_seeds(proof)
+        keys = check_keys(proof, parts)
+        hands = check_hands(proof, parts, seeds)
+        view = chance_view(proof, keys, seeds)
+        batches = batches_of(proof)
+        check_batches(batches, log)
+        sets = check_dice_sets(by_number(proof, "dice_sets"), batches)
+        check_canonical_seating(proof)
+        seated = check_seating(proof, sets)
+        notes = replay({**proof, "chance": view}, sets, hands)
+        if game_log is not None:
+            _same_game(proof, game_log)
+        if chain is not None:
+            _in_chain(log, chain)
+    except ProofFailure as failure:
+        return ProofReport(False, str(failure))
+    stopped = _not_replayed(notes)
+    if stopped is not None:
+        return ProofReport(False, stopped, notes=tuple(notes))
+    checked = {
+        "log records": len(log),
+        "decks": len(parts),
+        "seeds": len(seeds),
+        "keys": len(keys),
+        "bag shuffles": len(hands),
+        "events": len(proof["events"]),
+    }
+    if seated:
+        checked["seat draws"] = 1
+    return ProofReport(True, None, checked, tuple(notes))
+
+
+def _not_replayed(notes: list[str]) -> str | None:
+    """The failure to report when the replay could not go to the end (it says why)."""
+    for note in notes:
+        if note.startswith("stopped"):
+            return f"not replayed: {note} (the rest of the game is not checked)"
+    return None
+
+
 def _same_game(proof: Mapping[str, Any], game_log: Any) -> None:
     if not isinstance(game_log, Mapping):
         raise MalformedProof("the game log must be a JSON object")
     for key in ("game", "id", "seats", "options", "result"):
         if game_log.get(key) != proof.get(key):
             raise ProofFailure(f"game log: its {key} differs from the proof's")
-    logged = [{k: v for k, v in e.items() if k != "dice_set"} for e in game_log.get("events", [])]
-    proved = [{k: v for k, v in e.items() if k != "dice_set"} for e in proof["events"]]
+    sources = ("dice_set", "dice_key")
+    logged = [{k: v for k, v in e.items() if k not in sources} for e in game_log.get("events", [])]
+    proved = [{k: v for k, v in e.items() if k not in sources} for e in proof["events"]]
     if logged != proved:
         raise ProofFailure("game log: its events differ from the proof's")
 

@@ -156,13 +156,32 @@ class GameEntry:
     #: ``"module:function"``, ``(options, seats, events) -> indices``: the outcomes never
     #: shown to the table by the end (kept out of the public log); None: none.
     hidden_outcomes: str | None = None
+    #: Whether the game draws dice from a bag (Hold'em): the site's decks for it then hold
+    #: committed bag shuffles as well as dice keys.
+    bag: bool = False
     #: ``"module:function"``, ``played -> highlights``: what was worth a look in a finished
     #: game (see :mod:`dicehall.games.highlights`); None: the game has no highlights.
     highlights: str | None = None
+    #: The version of its rules that new games are played under (each game remembers its
+    #: own; see :meth:`rulings`).
+    rules_version: int = 1
+    #: For each older rules version, the options that bring back that version's rulings
+    #: (``{1: {"lead_bets": True}}``): an old game is played and replayed with them.
+    old_rulings: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.title:
             object.__setattr__(self, "title", self.game.title)
+
+    def rulings(self, version: int) -> Mapping[str, Any]:
+        """The options a game of rules ``version`` is played with on top of its own (none
+        for the current version); an unknown version raises ``ValueError``."""
+        if version == self.rules_version:
+            return {}
+        if version not in self.old_rulings:
+            known = ", ".join(str(v) for v in sorted({*self.old_rulings, self.rules_version}))
+            raise ValueError(f"{self.title} has no rules version {version} (versions: {known})")
+        return self.old_rulings[version]
 
     def autopilot_bot(self) -> str:
         """The autopilot's name: :attr:`autopilot` when the game has that bot, else random."""

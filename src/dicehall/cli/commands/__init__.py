@@ -13,7 +13,18 @@ from collections.abc import Collection, Sequence
 
 from dicehall import games
 from dicehall.cli.apps import Groups
-from dicehall.cli.commands import admin, fairness, general, mail, ratings, site, tables, vapid
+from dicehall.cli.commands import (
+    admin,
+    backup,
+    fairness,
+    general,
+    mail,
+    ratings,
+    site,
+    tables,
+    vapid,
+    witness,
+)
 
 #: The groups that gather one command per game.
 GAME_GROUPS = frozenset({"score", "odds", "hint", "solve"})
@@ -39,11 +50,13 @@ def register_all(groups: Groups, game_commands: Collection[str] | None = None) -
     general.register(groups)
     site.register(groups)
     admin.register(groups)
+    backup.register(groups)
     mail.register(groups)
     fairness.register(groups)
     ratings.register(groups)
     tables.register(groups)
     vapid.register(groups)
+    witness.register(groups)
     names = games.available() if game_commands is None else game_commands
     for name in names:
         entry = games.find(name)

@@ -38,6 +38,10 @@ ENTRY = GameEntry(
     hint="dicehall.games.bullseye.seat_hint:seat_hint",
     narration="dicehall.games.bullseye.narration:narrate",
     highlights="dicehall.games.bullseye.highlights:highlights",
+    # Version 2 (23 Nov 2026): the lead does not bet, and a pot carried at the end goes to
+    # the winners. Version 1 let the lead bet and left that pot.
+    rules_version=2,
+    old_rulings={1: {"lead_bets": True, "last_pot_shared": False}},
     title="Bull's Eye",
     # beta and tau from ``bench/ratings_calibrate.py`` (the site's constants version 2,
     # figures in docs/site-ratings.md "Calibration").

@@ -28,6 +28,19 @@ class BullseyeOptions:
     allow_two_seats: bool = described(
         False, "Allow two players", "Bull's Eye is best with three or more."
     )
+    #: Rules version 1's ruling (games made before version 2): the lead may bet too.
+    lead_bets: bool = described(
+        False,
+        "The lead bets",
+        "On: the lead may bet too, though it cannot take the pot (rules version 1).",
+    )
+    #: Rules version 1 left a pot still carried at the end of the game in the pot.
+    last_pot_shared: bool = described(
+        True,
+        "Last pot to the winners",
+        "On: a pot still carried when the game ends goes to its winners; off: it stays "
+        "(rules version 1).",
+    )
 
     def __post_init__(self) -> None:
         if self.rounds is not None and not 0 <= self.rounds <= 10_000:

@@ -177,7 +177,7 @@ class BullsEye(Game[BullseyeState, BullseyeAction, BullseyeOptions, BullseyeView
             return "a bet cannot be negative"
         rnd = state.round
         assert rnd is not None
-        if bet > 0 and seat == rnd.lead:
+        if bet > 0 and seat == rnd.lead and not state.options.lead_bets:
             return "the lead does not bet: the lead cannot take the round's pot"
         if bet > limit:
             return f"a bet is at most {limit} chips" if limit else "betting is off in this game"
@@ -194,10 +194,11 @@ class BullsEye(Game[BullseyeState, BullseyeAction, BullseyeOptions, BullseyeView
     def max_bet(self, state: BullseyeState, seat: int) -> int:
         """The largest bet ``seat`` may add now: the limit, or its bank if smaller.
 
-        The lead does not bet (0): the lead cannot take the round's pot.
+        The lead does not bet (0): the lead cannot take the round's pot; but under rules
+        version 1 (``lead_bets``) it may.
         """
         rnd = state.round
-        if rnd is not None and seat == rnd.lead:
+        if rnd is not None and seat == rnd.lead and not state.options.lead_bets:
             return 0
         return min(state.options.bet_limit, state.banks[seat])
 
@@ -244,7 +245,7 @@ class BullsEye(Game[BullseyeState, BullseyeAction, BullseyeOptions, BullseyeView
                 won[w] = share
         points = tuple(p + (s or 0) for p, s in zip(state.points, scores, strict=True))
         over = self._over(state.options, points, len(state.history) + 1)
-        if over and carried:
+        if over and carried and state.options.last_pot_shared:
             # The game ends: the pot still carried goes to the game's winners, split like a
             # round's pot, the odd chips to the first winner left of this (the last) lead.
             top_points = max(points)

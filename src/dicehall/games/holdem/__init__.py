@@ -40,6 +40,7 @@ ENTRY = GameEntry(
     commands="dicehall.cli.commands.holdem",
     hidden_from="dicehall.games.holdem.public_log:hidden_from",
     hidden_outcomes="dicehall.games.holdem.public_log:hidden_outcomes",
+    bag=True,
     bot_notes={
         "equity": "Bets by its simulated share of the pot against the hands still in.",
         "cfr": "Heads-up, mixes its bets, calls and folds by a strategy trained by regret "

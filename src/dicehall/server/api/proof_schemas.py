@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from dicehall.server.api.schemas import GameResult, _Answer
+from dicehall.server.api.schemas import BindingRecord, DeckRecord, GameResult, _Answer
 
 _HEX = "hex, 64 digits"
 
@@ -159,6 +159,18 @@ class ProofLogRecord(_Answer):
     hash: str = Field(description=f"SHA-256 of this record's canonical JSON ({_HEX}).")
 
 
+class ProofTree(_Answer):
+    """Where the proof's log records stand in the public log's Merkle tree."""
+
+    checkpoint: str = Field(
+        description="The log's latest checkpoint when the proof was served, signed by the "
+        "site (a C2SP signed note)."
+    )
+    inclusion: dict[str, list[str]] = Field(
+        description=f"Each log record's audit path in that checkpoint's tree, by `seq` ({_HEX})."
+    )
+
+
 class GameProof(_Answer):
     """A finished game's proof: its public log, each chance event's committed source with
     its leaf salt and Merkle path, the batches' roots and the public log from their records
@@ -189,7 +201,111 @@ class GameProof(_Answer):
     batches: list[MerkleBatch | OldBatch] = Field(
         description="Every batch those sets and shuffles came from."
     )
-    log: list[ProofLogRecord] = Field(
+    log: list[ProofLogRecord | DeckRecord | BindingRecord] = Field(
         description="The public log's records from the first batch used up to the head when "
         "served (empty when no batch used is in the log)."
     )
+    tree: ProofTree
+
+
+class DeckPart(_Answer):
+    """A deck bound to the game: what its `deck` record committed and where its `game`
+    record bound it."""
+
+    part: int = Field(description="Its place among the game's decks, from 0.")
+    deck: int = Field(description="The deck's number.")
+    first_key: int = Field(description="The game's first key it covers.")
+    first_shuffle: int = Field(description="The game's first bag shuffle it covers.")
+    keys: int = Field(description="How many keys the deck holds.")
+    root: str = Field(description=f"The root over its key leaves ({_HEX}).")
+    shuffles: int = Field(description="How many shuffles the deck holds.")
+    shuffles_root: str | None = Field(description=f"The root over its shuffles ({_HEX}).")
+    deck_seq: int = Field(description="The `seq` of the log record that committed it.")
+    game_seq: int = Field(description="The `seq` of the log record that bound it to the game.")
+
+
+class SeatSeed(_Answer):
+    """A seat's seed, mixed into every roll and hand from the ones named on."""
+
+    seat: int = Field(description="The seat, from 0.")
+    seed: str = Field(description="The seed as sent (hex).")
+    from_key: int = Field(description="The first roll (key) it counts for.")
+    from_shuffle: int = Field(description="The first hand (shuffle) it counts for.")
+
+
+class KeySource(_Answer):
+    """A roll: its faces come from the game's key `key` and the seeds in force."""
+
+    event: int = Field(description="The chance event's place in `events`, from 0.")
+    key: int = Field(description="The game's key it used: the i-th roll uses key i.")
+
+
+class HandSource(_Answer):
+    """A bag draw: drawing positions `offset` to `offset + count - 1` of the game's hand
+    `shuffle` (its committed shuffle read in the order the seeds draw)."""
+
+    event: int = Field(description="The chance event's place in `events`, from 0.")
+    shuffle: int = Field(description="The game's shuffle (hand) it drew from.")
+    offset: int = Field(description="The first drawing position it took (0 to 19).")
+    count: int = Field(description="How many dice it drew.")
+
+
+class ShownKey(_Answer):
+    """A key whose roll the table saw."""
+
+    index: int = Field(description="The game's key number.")
+    key: str = Field(description=f"The key ({_HEX}).")
+    path: list[str] = _path()
+
+
+class WithheldKey(_Answer):
+    """A key whose roll the table never saw: its leaf hash only."""
+
+    index: int = Field(description="The game's key number.")
+    leaf: str = Field(description=f"The key's leaf hash ({_HEX}).")
+    hidden: Literal[True]
+    path: list[str] = _path()
+
+
+class DeckShuffle(_Answer):
+    """A committed bag shuffle of the game's deck, one per hand."""
+
+    index: int = Field(description="The game's shuffle (hand) number.")
+    salt: str = Field(description=f"The leaf's salt ({_HEX}).")
+    positions: list[ShownPosition | HiddenPosition] = Field(
+        description="Its 20 committed positions: colour and salt where a shown draw took "
+        "it, its digest only elsewhere."
+    )
+    path: list[str] = _path()
+
+
+class DeckGameProof(_Answer):
+    """The proof of a game that rolled from its decks (scheme 3): its decks and their log
+    records, the seats' seeds, each chance event's key or shuffle, each key and shuffle
+    with its Merkle path. Check it with `dicehall verify-game`."""
+
+    format: Literal["dicehall-proof/2"]
+    game: str
+    id: int
+    seats: int = Field(description="How many seats the game had.")
+    options: dict[str, Any]
+    events: list[dict[str, Any]] = Field(description="Exactly the events of `/games/{id}/log`.")
+    result: GameResult
+    seating: SeatDraw | None = Field(
+        description="How the site drew the seat order; null when the players chose it."
+    )
+    chance: list[KeySource | HandSource] = Field(
+        description="One entry per chance event, in order."
+    )
+    decks: list[DeckPart] = Field(description="The game's decks, in the order bound.")
+    seeds: list[SeatSeed] = Field(description="The seats' seeds (a seat may have none).")
+    keys: list[ShownKey | WithheldKey] = Field(description="Every key the game used, in order.")
+    shuffles: list[DeckShuffle] = Field(description="Every shuffle the game used, in order.")
+    dice_sets: list[ShownSet | WithheldSet | OldSet | OldWithheldSet] = Field(
+        description="The dice sets of the seat draw, if the site drew the seats."
+    )
+    batches: list[MerkleBatch | OldBatch] = Field(description="The seat draw's batches.")
+    log: list[ProofLogRecord | DeckRecord | BindingRecord] = Field(
+        description="The public log's records from the first one used up to the head."
+    )
+    tree: ProofTree

@@ -443,6 +443,10 @@ class GameLog(_Answer):
     game: str
     id: int
     seats: int = Field(description="How many seats the game had.")
+    rules: int = Field(
+        description="The version of the game's rules it was played under (its options carry "
+        "that version's rulings; see docs/site.md, Rules versions)."
+    )
     options: dict[str, Any]
     events: list[dict[str, Any]] = Field(
         description="Every event, in order, with its `dice_set`; outcomes never shown are "
@@ -577,7 +581,9 @@ class LogRecordOut(_Answer):
     """One record of the public log of commitments (docs/site.md, "Fair dice")."""
 
     seq: int = Field(description="Its place in the log, from 1.")
-    kind: str = Field(description='`"dice"` (a batch of dice sets) or `"bags"` (of shuffles).')
+    kind: Literal["dice", "bags"] = Field(
+        description='`"dice"` (a batch of dice sets) or `"bags"` (of shuffles).'
+    )
     batch: int = Field(description="The batch's number among batches of its kind.")
     first: int = Field(description="The global number of the batch's first set or shuffle.")
     size: int = Field(description="How many sets or shuffles the batch holds.")
@@ -587,11 +593,46 @@ class LogRecordOut(_Answer):
     hash: str = Field(description="SHA-256 of this record's canonical JSON (without `hash`).")
 
 
+class DeckRecord(_Answer):
+    """A deck committed ahead of use: the roots of its dice keys and bag shuffles."""
+
+    seq: int = Field(description="Its place in the log, from 1.")
+    kind: Literal["deck"]
+    deck: int = Field(description="The deck's number.")
+    keys: int = Field(description="How many dice keys it holds.")
+    root: str = Field(description="The Merkle root over its key leaves (hex).")
+    shuffles: int = Field(description="How many bag shuffles it holds (0: none).")
+    shuffles_root: str | None = Field(
+        description="The Merkle root over its shuffle leaves (hex); null without shuffles."
+    )
+    prev: str = Field(description="The previous record's hash (hex).")
+    created_at: str = Field(description="When it was committed (ISO 8601).")
+    hash: str = Field(description="SHA-256 of this record's canonical JSON (hex).")
+
+
+class BindingRecord(_Answer):
+    """A deck bound to a game, before any seat's seed was known."""
+
+    seq: int = Field(description="Its place in the log, from 1.")
+    kind: Literal["game"]
+    game: int = Field(description="The game's id.")
+    deck: int = Field(description="The deck bound to it.")
+    first_key: int = Field(description="The game's first key the deck covers (0 at the start).")
+    first_shuffle: int = Field(description="The game's first shuffle the deck covers.")
+    prev: str = Field(description="The previous record's hash (hex).")
+    created_at: str = Field(description="When it was bound (ISO 8601).")
+    hash: str = Field(description="SHA-256 of this record's canonical JSON (hex).")
+
+
+#: Any record of the public log.
+AnyLogRecord = LogRecordOut | DeckRecord | BindingRecord
+
+
 class FairnessLog(_Answer):
     """A page of the public log, oldest first; check it with `dicehall verify-log`."""
 
-    records: list[LogRecordOut]
-    head: LogRecordOut | None = Field(description="The newest record; null before the first.")
+    records: list[AnyLogRecord]
+    head: AnyLogRecord | None = Field(description="The newest record; null before the first.")
     total: int = Field(description="How many records the log holds.")
     next: int | None = Field(description="The `from` of the next page; null on the last.")
 
@@ -613,7 +654,7 @@ class FairnessReport(_Answer):
     batches: list[BatchCommitment]
     revealed: RevealedDice
     finished: FinishedDice
-    log_head: LogRecordOut | None = Field(description="The public log's newest record.")
+    log_head: AnyLogRecord | None = Field(description="The public log's newest record.")
     log_records: int = Field(description="How many records the public log holds.")
 
 
@@ -629,6 +670,11 @@ class RevealedBatch(_Answer):
     )
     served_to: list[int | None] = Field(description="The game each set went to, if any.")
     withheld: list[int] = Field(description="The places of the withheld sets.")
+    unseen: list[int] = Field(
+        description="The places of sets the table never saw (a folded pocket), shown once "
+        "their games are over: the old scheme's one hash covers every set, so it cannot be "
+        "checked without them."
+    )
 
 
 # -- vacation and notifications ----------------------------------------------------------------

@@ -41,6 +41,11 @@ class Settings(BaseSettings):
     dice_batch_size: int = Field(1000, ge=1)
     #: Pre-shuffled Hold'em bags per committed batch (one bag per hand).
     bag_batch_size: int = Field(200, ge=1)
+    #: Each game's deck (scheme 3): dice keys (one per roll) and bag shuffles (one per
+    #: Hold'em hand) committed before the game starts, and decks of each kind kept ready.
+    deck_keys: int = Field(8192, ge=1, le=1 << 20)
+    deck_shuffles: int = Field(512, ge=1, le=1 << 16)
+    deck_reserve: int = Field(4, ge=1, le=1000)
     #: Requests per minute per client address for sign-up and log-in.
     auth_rate_per_minute: int = Field(
         20,

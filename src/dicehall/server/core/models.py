@@ -153,10 +153,17 @@ class GameRow(Base):
     #: ``{"sets": [dice set numbers], "before": [seat labels before the draw]}``; None: the
     #: players chose the order.
     seat_draw: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: Scheme 3 (games from migration 0014 on): the next dice key and bag shuffle of the
+    #: game's decks it will use; None for a game whose dice come from the old pool.
+    next_key: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    next_shuffle: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: The rating kind a rated game counts for (``domain.ratings.kinds``); None: unrated.
     rating_kind: Mapped[str | None] = mapped_column(String(24), nullable=True)
     #: A ladder challenge's game (in the ladder of its rating kind).
     ladder: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The version of its game's rules it was made under (``GameEntry.rules_version``);
+    #: it is played and replayed with that version's rulings (migration 0013).
+    rules: Mapped[int] = mapped_column(Integer, server_default="1")
 
 
 class SeatRow(Base):
@@ -248,6 +255,9 @@ class EventRow(Base):
     data: Mapped[str] = mapped_column(Text)
     dice_set: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     bag_shuffle: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: Scheme 3: the game's dice key a roll used, or the game's shuffle a hand drew from.
+    dice_key: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    hand_shuffle: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -360,6 +370,75 @@ class BagCursor(Base):
     next_shuffle: Mapped[int] = mapped_column(BigInteger)
 
 
+class Deck(Base):
+    """A deck (scheme 3): dice keys and bag shuffles made from one secret, committed in the
+    public log before it is bound, in order, to one game (see ``dicehall.fairness.decks``)."""
+
+    __tablename__ = "decks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: Whether it holds bag shuffles (decks of games that draw from a bag).
+    bags: Mapped[bool] = mapped_column(Boolean, default=False)
+    secret: Mapped[str] = mapped_column(String(64))
+    keys: Mapped[int] = mapped_column(Integer)
+    shuffles: Mapped[int] = mapped_column(Integer)
+    root: Mapped[str] = mapped_column(String(64))
+    shuffles_root: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    log_seq: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The game it was bound to (None: not yet).
+    game_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+
+
+class GameDeck(Base):
+    """A deck bound to a game: the first from its start, more if it used up a deck."""
+
+    __tablename__ = "game_decks"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    part: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deck_id: Mapped[int] = mapped_column(ForeignKey("decks.id"))
+    #: The game's first key and shuffle this deck covers.
+    first_key: Mapped[int] = mapped_column(Integer)
+    first_shuffle: Mapped[int] = mapped_column(Integer)
+    log_seq: Mapped[int] = mapped_column(Integer)
+
+
+class GameSeed(Base):
+    """A seat's seed: mixed into every roll and hand of the game from ``from_key`` and
+    ``from_shuffle`` on (the game's next key and shuffle when it arrived)."""
+
+    __tablename__ = "game_seeds"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seed: Mapped[str] = mapped_column(String(128))
+    from_key: Mapped[int] = mapped_column(Integer)
+    from_shuffle: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameFaces(Base):
+    """How often each face came up in a finished deck game's shown rolls (the fairness
+    statistics; an old game's dice are counted from its dice sets)."""
+
+    __tablename__ = "game_faces"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    f1: Mapped[int] = mapped_column(Integer)
+    f2: Mapped[int] = mapped_column(Integer)
+    f3: Mapped[int] = mapped_column(Integer)
+    f4: Mapped[int] = mapped_column(Integer)
+    f5: Mapped[int] = mapped_column(Integer)
+    f6: Mapped[int] = mapped_column(Integer)
+
+
 class FairnessRecord(Base):
     """One record of the public, hash-chained log of batch commitments (append-only).
 
@@ -374,6 +453,34 @@ class FairnessRecord(Base):
     batch_id: Mapped[int] = mapped_column(Integer)
     body: Mapped[str] = mapped_column(Text)
     hash: Mapped[str] = mapped_column(String(64))
+
+
+class LogTreeNode(Base):
+    """A perfect subtree of the public log's RFC 9162 Merkle tree: level 0 is record
+    ``index + 1``'s leaf hash; level ``L`` covers leaves ``index * 2**L`` up to ``(index + 1) *
+    2**L``. Added with each record (same transaction), so tree heads and proofs are read from
+    O(log² n) rows (``domain.dice.logtree``)."""
+
+    __tablename__ = "fairness_tree"
+
+    level: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    index: Mapped[int] = mapped_column("idx", Integer, primary_key=True, autoincrement=False)
+    hash: Mapped[str] = mapped_column(String(64))
+
+
+class LogCosignature(Base):
+    """A witness's latest cosignature of one of the log's checkpoints (one row per witness
+    key, replaced when the witness cosigns a larger tree)."""
+
+    __tablename__ = "fairness_cosignatures"
+
+    #: The witness's verifier key (signed-note vkey text).
+    witness_key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    size: Mapped[int] = mapped_column(Integer, index=True)
+    #: The cosignature line, as the witness made it (with its newline).
+    line: Mapped[str] = mapped_column(Text)
+    cosigned_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SeatTimeout(Base):
@@ -1024,3 +1131,21 @@ class Highlight(Base):
     record: Mapped[str | None] = mapped_column(String(80), nullable=True)
     shown: Mapped[bool] = mapped_column(Boolean)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RestoreRow(Base):
+    """One restore from a backup (``dicehall restore``), kept as its audit record: how far the
+    backup's public log reached, what the saved log added, and what was moved past."""
+
+    __tablename__ = "restores"
+    __table_args__ = NEVER_REUSE_IDS
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    restored_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The backup's file name (never a database URL: it may hold a password).
+    source: Mapped[str] = mapped_column(String(300))
+    #: Records of the public log in the backup, and after the saved log's were imported.
+    backup_log_size: Mapped[int] = mapped_column(Integer)
+    log_size: Mapped[int] = mapped_column(Integer)
+    #: JSON of ``domain.restore.RestoreReport``: cursors and id floors before and after.
+    details: Mapped[str] = mapped_column(Text)

@@ -17,6 +17,7 @@ from dicehall.server.core import txn
 from dicehall.server.core.config import Settings
 from dicehall.server.core.db import is_sqlite, make_engine, migrate, session_factory
 from dicehall.server.core.writelock import WriteLock
+from dicehall.server.domain.dice.decks import DeckPool
 from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.people import search
 from dicehall.server.infra.login_throttle import AccountThrottle, MemoryThrottle, make_throttle
@@ -89,7 +90,8 @@ def build_services(settings: Settings) -> Services:
     engine = make_engine(settings.db_url)
     migrate(engine)
     sessions = session_factory(engine)
-    pool = DicePool(settings.dice_batch_size, settings.bag_batch_size)
+    decks = DeckPool(settings.deck_keys, settings.deck_shuffles, settings.deck_reserve)
+    pool = DicePool(settings.dice_batch_size, settings.bag_batch_size, decks)
     write_engine = engine.execution_options(sqlite_begin="IMMEDIATE")
     writers = sessionmaker(write_engine, expire_on_commit=False)
     database = engine.url.database

@@ -310,7 +310,7 @@ def _start(
     game, options_text, pace_text, rated = table.key
     players = [Player(user_pk=r.user_pk, user_id=names.get(r.user_pk)) for r in table.tickets]
     players += [Player(bot=match_bot(game))] * table.bots
-    draw = draw_seats(conn, pool, players)
+    draw = draw_seats(conn, pool, players, [label_of(p) for p in players])
     try:
         record, seats = start_matched_game(
             conn,
@@ -324,7 +324,7 @@ def _start(
         )
     except Refused:
         return None  # an ignore made since the plan read them: they wait for the next pass
-    claim(conn, draw, record.id, [label_of(p) for p in players])
+    claim(conn, draw, record.id)
     return record, seats
 
 

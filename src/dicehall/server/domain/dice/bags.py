@@ -19,6 +19,7 @@ from typing import cast
 
 from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
 
+from dicehall.engine.chance import Draw
 from dicehall.fairness.leaves import shuffle_digests, shuffle_leaf
 from dicehall.fairness.merkle import merkle_root
 from dicehall.games.holdem.dice import bag_after
@@ -143,3 +144,11 @@ class BagPool:
         return str(
             conn.execute(select(SHUFFLES.c.colours).where(SHUFFLES.c.id == shuffle_id)).scalar_one()
         )
+
+
+def uncommitted_draw(request: Draw) -> tuple[str, ...]:
+    """A draw of a hand begun before committed bags (migration 0007; an old site's game
+    caught mid-hand by the upgrade): from the OS's secure source, as that hand's first
+    draws were. Its proof marks it ``uncommitted``; the hand's next one has a shuffle."""
+    left = list(request.population)
+    return tuple(left.pop(secrets.randbelow(len(left))) for _ in range(request.count))

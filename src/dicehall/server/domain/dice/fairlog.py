@@ -12,9 +12,10 @@ from typing import Any, Literal, cast
 
 from sqlalchemy import Connection, Table, func, insert, select
 
-from dicehall.fairness.chain import GENESIS, LogRecord, canonical, record_hash
+from dicehall.fairness.chain import GENESIS, canonical, record_hash
 from dicehall.server.core.clock import now
 from dicehall.server.core.models import FairnessRecord
+from dicehall.server.domain.dice import logtree
 
 LOG = cast(Table, FairnessRecord.__table__)
 #: The most records one read returns.
@@ -25,27 +26,27 @@ def append(
     conn: Connection, kind: Literal["dice", "bags"], batch: int, first: int, size: int, root: str
 ) -> int:
     """Append the record of a newly committed batch; return its ``seq``."""
+    fields = {"batch": batch, "first": first, "size": size, "root": root}
+    return append_record(conn, kind, batch, fields)
+
+
+def append_record(conn: Connection, kind: str, number: int, fields: dict[str, Any]) -> int:
+    """Append a record of ``kind`` with ``fields`` (``number``: the batch or deck it is
+    about, unique per kind); return its ``seq``."""
     last = conn.execute(select(LOG.c.seq, LOG.c.hash).order_by(LOG.c.seq.desc()).limit(1)).first()
     seq = 1 if last is None else last.seq + 1
-    record: LogRecord = {
+    record: dict[str, Any] = {
         "seq": seq,
         "kind": kind,
-        "batch": batch,
-        "first": first,
-        "size": size,
-        "root": root,
+        **fields,
         "prev": GENESIS if last is None else last.hash,
         "created_at": now().isoformat(),
     }
+    body = canonical(record).decode("ascii")
     conn.execute(
-        insert(LOG).values(
-            seq=seq,
-            kind=kind,
-            batch_id=batch,
-            body=canonical(record).decode("ascii"),
-            hash=record_hash(record),
-        )
+        insert(LOG).values(seq=seq, kind=kind, batch_id=number, body=body, hash=record_hash(record))
     )
+    logtree.add_leaf(conn, seq, body)  # the record's leaf in the Merkle tree, same transaction
     return seq
 
 

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from dicehall.engine.errors import InvalidInput
 from dicehall.server.core.clock import aware
-from dicehall.server.core.models import DiceBatch, DiceSet, GameRow
+from dicehall.server.core.models import DiceBatch, DiceSet, GameFaces, GameRow
 from dicehall.server.domain.dice import fairlog
 from dicehall.server.domain.dice.pool import SET_SIZE, commitment_of
 
@@ -132,10 +132,18 @@ def finished_dice(db: Session) -> dict[str, Any]:
         .join(GameRow, GameRow.id == DiceSet.game_id)
         .where(GameRow.status == "finished")
     )
-    counts = [int(n) for n in row]
+    # Games that rolled from their decks (scheme 3): counted once, when each ended.
+    columns = (GameFaces.f1, GameFaces.f2, GameFaces.f3, GameFaces.f4, GameFaces.f5, GameFaces.f6)
+    from_decks = db.execute(
+        select(func.count(), *(func.coalesce(func.sum(c), 0) for c in columns))
+        .join(GameRow, GameRow.id == GameFaces.game_id)
+        .where(GameRow.status == "finished")
+    ).one()
+    games = int(games or 0) + int(from_decks[0])
+    counts = [int(n) + int(m) for n, m in zip(row, from_decks[1:], strict=True)]
     stats = chi_square(counts)
     return {
-        "games": int(games or 0),
+        "games": games,
         "dice": sum(counts),
         "counts": {str(face): counts[face - 1] for face in range(1, 7)},
         "chi_square": None if stats is None else stats[0],
@@ -144,7 +152,11 @@ def finished_dice(db: Session) -> dict[str, Any]:
 
 
 def revealed_batch(db: Session, batch_id: int) -> dict[str, Any] | None:
-    """A revealed batch in the shape ``dicehall verify-dice`` checks; None while secret."""
+    """A revealed batch in the shape ``dicehall verify-dice`` checks; None while secret.
+
+    Only scheme-1 batches are revealed whole, once every game that drew from them is over.
+    Their one hash covers every set, so the sets the table never saw (a folded pocket) are
+    shown too (listed as ``unseen``): kept back, they would leave the batch uncheckable."""
     batch = db.get(DiceBatch, batch_id)
     if batch is None or not batch.revealed:
         return None
@@ -158,9 +170,10 @@ def revealed_batch(db: Session, batch_id: int) -> dict[str, Any] | None:
         "commitment": batch.commitment,
         "salt": batch.salt,
         "first_set": batch.first_set,
-        "sets": [None if r.withheld else r.faces for r in rows],
+        "sets": [r.faces for r in rows],
         "served_to": [r.game_id for r in rows],
-        "withheld": [i for i, r in enumerate(rows) if r.withheld],
+        "withheld": [],
+        "unseen": [i for i, r in enumerate(rows) if r.withheld],
     }
 
 
@@ -185,6 +198,8 @@ class BatchCheck:
     not_checked: tuple[str, ...] = NOT_CHECKED
     #: How many sets the site withheld (dice the table never saw); with any, no hash is checked.
     withheld: int = 0
+    #: How many of the sets the table never saw (shown now that their games are over).
+    unseen: int = 0
 
     @property
     def result(self) -> str:
@@ -202,7 +217,13 @@ class BatchCheck:
                 "so it was not checked"
             )
         if self.ok:
-            return f"OK: {self.sets} sets match commitment {self.commitment}"
+            unseen = (
+                f" ({self.unseen} of them never seen at the table, shown now that their games "
+                "are over)"
+                if self.unseen
+                else ""
+            )
+            return f"OK: {self.sets} sets match commitment {self.commitment}{unseen}"
         return f"MISMATCH: the sets hash to {self.computed}, not the committed {self.commitment}"
 
     def as_json(self) -> dict[str, Any]:
@@ -213,6 +234,7 @@ class BatchCheck:
             "batch": self.batch,
             "sets": self.sets,
             "withheld": self.withheld,
+            "unseen": self.unseen,
             "commitment": self.commitment,
             "computed": self.computed,
             "checked": list(self.checked),
@@ -242,6 +264,11 @@ def check_batch(data: object) -> BatchCheck:
             "a revealed batch needs 'sets' as a list of six-digit strings (null if withheld)"
         )
     withheld = _check_withheld(data.get("withheld", []), sets)
+    unseen = data.get("unseen", [])
+    if not isinstance(unseen, list) or not all(
+        _is_place(i) and i < len(sets) and sets[i] is not None for i in unseen
+    ):
+        raise InvalidInput("'unseen' must list places (0, 1, ...) of sets that are shown")
     for i, faces in enumerate(sets):
         if faces is not None and (len(faces) != SET_SIZE or any(c not in "123456" for c in faces)):
             raise InvalidInput(f"set {i} ({_shown(faces)}) is not six faces 1..6")
@@ -274,7 +301,13 @@ def check_batch(data: object) -> BatchCheck:
         "shapes: " + ", ".join(shapes),
     )
     return BatchCheck(
-        computed == commitment.lower(), batch, len(sets), commitment, computed, checked
+        computed == commitment.lower(),
+        batch,
+        len(sets),
+        commitment,
+        computed,
+        checked,
+        unseen=len(set(unseen)),
     )
 
 

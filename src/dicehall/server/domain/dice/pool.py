@@ -29,11 +29,15 @@ from dicehall.server.core.models import DiceBatch, DiceCursor, DiceSet, GameRow
 from dicehall.server.core.txn import after_commit
 from dicehall.server.domain.dice import fairlog
 from dicehall.server.domain.dice.bags import BagPool, BagsEmpty, ServedShuffle
+from dicehall.server.domain.dice.decks import DeckPool
 
 #: A game in these states may still roll: a spent batch is revealed once none of its games is.
 LIVE_STATUSES = ("waiting", "active")
 
 SET_SIZE = 6
+#: A deck's dice keys and bag shuffles, and how many decks of each kind wait ready, unless
+#: the settings say otherwise (``deck_keys``, ``deck_shuffles``, ``deck_reserve``).
+DECK_KEYS, DECK_SHUFFLES, DECK_RESERVE = 8192, 512, 4
 BATCHES = cast(Table, DiceBatch.__table__)
 SETS = cast(Table, DiceSet.__table__)
 CURSOR = cast(Table, DiceCursor.__table__)
@@ -82,11 +86,18 @@ def roll_set() -> str:
 class DicePool:
     """Serves pre-rolled sets, and (through :attr:`bags`) pre-shuffled Hold'em bags."""
 
-    def __init__(self, batch_size: int, bag_batch_size: int | None = None) -> None:
+    def __init__(
+        self,
+        batch_size: int,
+        bag_batch_size: int | None = None,
+        decks: DeckPool | None = None,
+    ) -> None:
         if batch_size < 1:
             raise ValueError("a dice batch needs at least one set")
         self.batch_size = batch_size
         self.bags = BagPool(batch_size if bag_batch_size is None else bag_batch_size)
+        #: Scheme 3: what every game made from migration 0014 on rolls from.
+        self.decks = decks or DeckPool(DECK_KEYS, DECK_SHUFFLES, DECK_RESERVE)
         self._low_listeners: set[Callable[[], None]] = set()
         #: The highest committed set id this process has read: ids only grow, so while the
         #: cursor is a batch below it no move needs to ask again whether the pool runs low.
@@ -139,6 +150,7 @@ class DicePool:
             bags_short = self.bags.short(conn)
         if cursor is None or last - cursor + 1 < self.batch_size or bags_short:
             self.ensure_reserve(write)
+        self.decks.top_up(read, write, self.hold_cursor)
 
     def _new_batch(self, conn: Connection, first: int) -> int:
         sets = [roll_set() for _ in range(self.batch_size)]

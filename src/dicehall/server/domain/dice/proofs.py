@@ -25,12 +25,16 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from dicehall.engine.chance import Roll
+from dicehall.fairness.note import Signer
 from dicehall.server.core.models import User
 from dicehall.server.domain.dice import fairlog
+from dicehall.server.domain.dice.checkpoints import proof_tree
+from dicehall.server.domain.dice.deck_proofs import FORMAT as DECK_FORMAT
+from dicehall.server.domain.dice.deck_proofs import deck_sources
 from dicehall.server.domain.dice.proof_trees import bag_shuffles, dice_sets
 from dicehall.server.domain.dice.publiclog import is_hidden
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games.play import sets_needed
+from dicehall.server.domain.games.chance import sets_needed
 from dicehall.server.domain.games.privacy import watchable
 from dicehall.server.domain.games.reading import event_log
 from dicehall.server.domain.games.records import EVENTS, GAMES, SeatInfo
@@ -87,9 +91,20 @@ def chance_sources(
     return found
 
 
-def game_proof(conn: Connection, game_id: int, user: User | None) -> dict[str, Any]:
+def game_proof(
+    conn: Connection, game_id: int, user: User | None, signer: Signer | None = None
+) -> dict[str, Any]:
     """The proof of finished game ``game_id``, for whoever may read its log (a private
-    game is a 404 to anyone else; a game not finished is a 409 ``not_finished``)."""
+    game is a 404 to anyone else; a game not finished is a 409 ``not_finished``). With the
+    log's ``signer``, its ``tree``: a signed checkpoint and each log record's audit path in
+    it, so that the proof and a witnessed checkpoint are all a check needs."""
+    proof = _game_proof(conn, game_id, user)
+    if signer is not None:
+        proof["tree"] = proof_tree(conn, signer, [int(r["seq"]) for r in proof["log"]])
+    return proof
+
+
+def _game_proof(conn: Connection, game_id: int, user: User | None) -> dict[str, Any]:
     record, seats = watchable(conn, game_id, None if user is None else user.id)
     if record.status != "finished":
         raise Refused(
@@ -98,6 +113,9 @@ def game_proof(conn: Connection, game_id: int, user: User | None) -> dict[str, A
             f"this game is {record.status}: its proof is published once it is finished",
         )
     log = event_log(conn, game_id, user)
+    from_deck = conn.execute(select(GAMES.c.next_key).where(GAMES.c.id == game_id)).scalar()
+    if from_deck is not None:
+        return _deck_game_proof(conn, game_id, seats, log)
     rows = conn.execute(
         select(EVENTS.c.dice_set, EVENTS.c.bag_shuffle)
         .where(EVENTS.c.game_id == game_id)
@@ -129,6 +147,32 @@ def game_proof(conn: Connection, game_id: int, user: User | None) -> dict[str, A
         "bag_shuffles": bags.entries,
         "batches": batches,
         "log": log_from(conn, [b["log_seq"] for b in batches if "log_seq" in b]),
+    }
+
+
+def _deck_game_proof(
+    conn: Connection, game_id: int, seats: Sequence[SeatInfo], log: dict[str, Any]
+) -> dict[str, Any]:
+    """The proof of a game that rolled from its decks (``dicehall-proof/2``)."""
+    deck_part = deck_sources(conn, game_id, int(log["seats"]), log["events"])
+    drawn = seat_draw(conn, game_id, seats)
+    wanted = {number: False for number in ([] if drawn is None else drawn["dice_sets"])}
+    dice = dice_sets(conn, game_id, wanted)
+    used = [d["deck_seq"] for d in deck_part["decks"]]
+    used += [b["log_seq"] for b in dice.batches if "log_seq" in b]
+    return {
+        "format": DECK_FORMAT,
+        "game": log["game"],
+        "id": log["id"],
+        "seats": log["seats"],
+        "options": log["options"],
+        "events": log["events"],
+        "result": log["result"],
+        "seating": drawn,
+        **deck_part,
+        "dice_sets": dice.entries,
+        "batches": dice.batches,
+        "log": log_from(conn, used),
     }
 
 

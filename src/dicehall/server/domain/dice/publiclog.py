@@ -37,12 +37,14 @@ def public_events(
     events: Sequence[Event],
     *,
     dice_sets: Sequence[int | None] | None = None,
+    dice_keys: Sequence[int | None] | None = None,
 ) -> list[dict[str, Any]]:
     """The events of a finished game as JSON, with the outcomes never shown redacted.
 
     ``options`` is the game's decoded options, ``seats`` the number of seats, ``events``
     decoded with :func:`dicehall.engine.events.decode_event`. With ``dice_sets`` (one per
-    event), each event carries its ``dice_set``, withheld (null) where its outcome is.
+    event), each event carries its ``dice_set``, withheld (null) where its outcome is; with
+    ``dice_keys`` (a game whose dice come from its deck), each roll its ``dice_key``.
     """
     if dice_sets is not None and len(dice_sets) != len(events):
         raise ValueError(f"{len(events)} events but {len(dice_sets)} dice sets")
@@ -57,6 +59,8 @@ def public_events(
             data["outcome"] = {"hidden": True, "count": len(event.outcome)}
         if dice_sets is not None:
             data["dice_set"] = None if index in hidden else dice_sets[index]
+        if dice_keys is not None and dice_keys[index] is not None:
+            data["dice_key"] = None if index in hidden else dice_keys[index]
         shown.append(data)
     return shown
 

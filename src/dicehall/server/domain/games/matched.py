@@ -75,6 +75,7 @@ def start_matched_game(
     seats = [SeatInfo(i, p.user_pk, p.user_id, p.bot) for i, p in enumerate(players)]
     game_id = insert_game(
         conn,
+        pool,
         entry.name,
         options,
         seats,

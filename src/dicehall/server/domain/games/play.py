@@ -17,18 +17,26 @@ from dicehall.engine.chance import Draw, Outcome, Roll
 from dicehall.engine.events import Acted, Event, Resolved, decode_event
 from dicehall.engine.game import Chance, Finished, ToAct
 from dicehall.server.core.clock import now
-from dicehall.server.core.models import TurnTime, User
+from dicehall.server.core.models import GameFaces, TurnTime, User
 from dicehall.server.domain import jobs, notifications
-from dicehall.server.domain.dice.bags import FULL_BAG, draw_from
-from dicehall.server.domain.dice.pool import SET_SIZE, SETS, DicePool
+from dicehall.server.domain.dice.decks import DeckUse
+from dicehall.server.domain.dice.pool import SETS, DicePool
 from dicehall.server.domain.dice.publiclog import hidden_outcomes_of, is_hidden, public_events
 from dicehall.server.domain.errors import Refused
 from dicehall.server.domain.games import notice_texts
+from dicehall.server.domain.games.chance import (
+    deck_source,
+    is_draw,
+    old_source,
+    resolve_chance,
+    sets_needed,
+)
 from dicehall.server.domain.games.game_over import tell_game_over
 from dicehall.server.domain.games.pace import Clock, Pace
 from dicehall.server.domain.games.records import (
     EVENTS,
     FIND_KEY,
+    GAMES,
     INSERT_EVENTS,
     INSERT_KEY,
     MAX_ADVANCE_DICE_SETS,
@@ -55,52 +63,6 @@ from dicehall.server.domain.tournaments.results import settle_game as settle_tab
 # -- moves -----------------------------------------------------------------------------------
 
 
-def resolve_chance(
-    conn: Connection,
-    pool: DicePool,
-    game_id: int,
-    request: Roll | Draw,
-    steps: Sequence[Step] = (),
-) -> tuple[Resolved, int]:
-    """Answer a chance request from a committed source only: the next dice sets, or the
-    hand's bag shuffle (a new one when the bag is full). Returns the outcome and its source:
-    the first set's number, or the shuffle's (``steps``: this request's steps so far)."""
-    if isinstance(request, Draw):
-        if sorted(request.population) == sorted(FULL_BAG):
-            shuffle = pool.take_shuffle(conn, game_id)
-            shuffle_id, colours = shuffle.shuffle_id, shuffle.colours
-        else:
-            shuffle_id = hand_shuffle(conn, game_id, steps)
-            colours = pool.bags.colours_of(conn, shuffle_id)
-        return Resolved(draw_from(colours, request.population, request.count)), shuffle_id
-    if request.sides != 6:  # pragma: no cover - every game rolls six-sided dice
-        raise AssertionError("the pool serves six-sided dice only")
-    served = pool.take(conn, sets_needed(request), game_id)
-    faces = tuple(f for s in served for f in s.faces)[: request.count]
-    return Resolved(faces), served[0].set_id
-
-
-def is_draw(event: Event) -> bool:
-    """Whether ``event`` is a bag draw's outcome (colours, not faces)."""
-    return isinstance(event, Resolved) and any(isinstance(item, str) for item in event.outcome)
-
-
-def hand_shuffle(conn: Connection, game_id: int, steps: Sequence[Step]) -> int:
-    """The shuffle the hand under way draws from: the last draw's, in ``steps`` or stored."""
-    for event, source in reversed(steps):
-        if source is not None and is_draw(event):
-            return source
-    found = conn.execute(
-        select(EVENTS.c.bag_shuffle)
-        .where(EVENTS.c.game_id == game_id, EVENTS.c.bag_shuffle.is_not(None))
-        .order_by(EVENTS.c.seq.desc())
-        .limit(1)
-    ).scalar_one_or_none()
-    if found is None:
-        raise AssertionError("a draw from a part-empty bag, but the hand has no shuffle")
-    return int(found)
-
-
 def advance(
     conn: Connection,
     pool: DicePool,
@@ -114,7 +76,7 @@ def advance(
     entry = entry_of(record.kind)
     names = {s.seat: name for s in seats if (name := s.acting_bot(entry)) is not None}
     dice_budget = min(MAX_ADVANCE_DICE_SETS, max(1, pool.batch_size // 2))
-    source: list[int | None] = [None]
+    source: list[int | DeckUse | None] = [None]
 
     def chance(request: Roll | Draw) -> Outcome | None:
         nonlocal dice_budget
@@ -140,10 +102,6 @@ def advance(
     return state
 
 
-def sets_needed(request: Roll | Draw) -> int:
-    return max(1, -(-request.count // SET_SIZE)) if isinstance(request, Roll) else 0
-
-
 def bot_due(record: GameRecord, seats: list[SeatInfo], state: Any) -> bool:
     """Whether the game waits on a bot or on dice rather than on a person."""
     entry = entry_of(record.kind)
@@ -154,6 +112,7 @@ def bot_due(record: GameRecord, seats: list[SeatInfo], state: Any) -> bool:
 
 
 TURN_TIMES = cast(Table, TurnTime.__table__)
+GAME_FACES = cast(Table, GameFaces.__table__)
 
 
 def clock_after(
@@ -215,8 +174,10 @@ def store(
                     "game_id": record.id,
                     "seq": record.event_count + i,
                     "data": codec.dumps(event),
-                    "dice_set": None if is_draw(event) else source,
-                    "bag_shuffle": source if is_draw(event) else None,
+                    "dice_set": old_source(source, is_draw(event), hand=False),
+                    "bag_shuffle": old_source(source, is_draw(event), hand=True),
+                    "dice_key": deck_source(source, hand=False),
+                    "hand_shuffle": deck_source(source, hand=True),
                     "created_at": moment,
                 }
                 for i, (event, source) in enumerate(steps)
@@ -298,8 +259,10 @@ def write_game(conn: Connection, new: GameRecord, remind_at: Any = None) -> None
 
 def withhold_unshown_dice(conn: Connection, record: GameRecord) -> None:
     """Mark the dice sets of the outcomes the table never saw (folded Hold'em pockets) as
-    withheld, so that no batch reveal or statistic ever shows them."""
-    if hidden_outcomes_of(record.kind) is None:
+    withheld, so that no batch reveal or statistic ever shows them; for a game that rolled
+    from its decks, count the faces the table saw instead (the fairness statistics)."""
+    from_deck = conn.execute(select(GAMES.c.next_key).where(GAMES.c.id == record.id)).scalar()
+    if hidden_outcomes_of(record.kind) is None and from_deck is None:
         return
     rows = conn.execute(
         select(EVENTS.c.data, EVENTS.c.dice_set)
@@ -309,6 +272,9 @@ def withhold_unshown_dice(conn: Connection, record: GameRecord) -> None:
     game = entry_of(record.kind).game
     events = [decode_event(game, json.loads(r.data)) for r in rows]
     shown = public_events(record.kind, load_options(record), record.seats, events)
+    if from_deck is not None:
+        count_shown_faces(conn, record.id, shown)
+        return
     withheld = [
         r.dice_set
         for r, event in zip(rows, shown, strict=True)
@@ -316,6 +282,21 @@ def withhold_unshown_dice(conn: Connection, record: GameRecord) -> None:
     ]
     if withheld:
         conn.execute(update(SETS).where(SETS.c.id.in_(withheld)).values(withheld=True))
+
+
+def count_shown_faces(conn: Connection, game_id: int, shown: Sequence[dict[str, Any]]) -> None:
+    """Store how often each face came up in the game's shown rolls (``shown``: its public
+    events; draws and hidden rolls are not counted)."""
+    counts = [0] * 6
+    for event in shown:
+        outcome = event.get("outcome")
+        if event.get("type") == "resolved" and isinstance(outcome, list):
+            for face in outcome:
+                if isinstance(face, int) and 1 <= face <= 6:
+                    counts[face - 1] += 1
+    conn.execute(
+        insert(GAME_FACES).values(game_id=game_id, **{f"f{i + 1}": n for i, n in enumerate(counts)})
+    )
 
 
 _bot_due_listeners: set[Callable[[], None]] = set()

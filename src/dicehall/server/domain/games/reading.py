@@ -335,22 +335,29 @@ def event_log(conn: Connection, game_id: int, user: User | None) -> dict[str, An
         )
     game = entry_of(record.kind).game
     events = conn.execute(
-        select(EVENTS.c.data, EVENTS.c.dice_set)
+        select(EVENTS.c.data, EVENTS.c.dice_set, EVENTS.c.dice_key)
         .where(EVENTS.c.game_id == game_id)
         .order_by(EVENTS.c.seq)
     ).all()
     options = load_options(record)
+    from_deck = conn.execute(select(GAMES.c.next_key).where(GAMES.c.id == game_id)).scalar()
+    sources: dict[str, Any] = (
+        {"dice_keys": [e.dice_key for e in events]}
+        if from_deck is not None
+        else {"dice_sets": [e.dice_set for e in events]}
+    )
     return {
         "game": record.kind,
         "id": record.id,
         "seats": record.seats,
+        "rules": conn.execute(select(GAMES.c.rules).where(GAMES.c.id == game_id)).scalar_one(),
         "options": codec.encode(options),
         "events": public_events(
             record.kind,
             options,
             record.seats,
             [decode_event(game, json.loads(e.data)) for e in events],
-            dice_sets=[e.dice_set for e in events],
+            **sources,
         ),
         "result": None if record.result is None else json.loads(record.result),
     }

@@ -21,6 +21,7 @@ from dicehall.engine.errors import CodecError, InvalidInput, InvalidOptions
 from dicehall.engine.events import Event
 from dicehall.server.core.clock import aware, now
 from dicehall.server.core.models import EventRow, GameRow, IdempotencyRow, SeatRow, User
+from dicehall.server.domain.dice.decks import DeckUse
 from dicehall.server.domain.errors import Refused
 
 #: The most a request (or one slice of the bot driver) does after a move: bot actions and
@@ -34,7 +35,7 @@ EVENTS = cast(Table, EventRow.__table__)
 KEYS = cast(Table, IdempotencyRow.__table__)
 USERS = cast(Table, User.__table__)
 
-Step = tuple[Event, int | None]
+Step = tuple[Event, int | DeckUse | None]
 """An event and, for a roll served from the pool, the id of its first dice set."""
 
 

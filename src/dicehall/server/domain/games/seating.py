@@ -16,7 +16,7 @@ from dicehall.server.core.models import User
 from dicehall.server.domain import notifications
 from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games import notice_texts, privacy
+from dicehall.server.domain.games import notice_texts, privacy, seeds
 from dicehall.server.domain.games.notice_texts import time_left
 from dicehall.server.domain.games.pace import BadPace, Pace, parse_pace, vacation_saves
 from dicehall.server.domain.games.play import advance, store
@@ -156,6 +156,7 @@ def create_game(
     ladder: bool = False,
     limits: GameLimits | None = None,
     tell_invited: bool = True,
+    seed: str | None = None,
 ) -> tuple[GameRecord, list[SeatInfo]]:
     """Create a game; it starts at once unless seats are open. Caller commits.
 
@@ -165,7 +166,8 @@ def create_game(
     only the players and invited watchers watch; ``rated`` (None: when every seat is a
     person) counts the result in the players' ratings; ``ladder`` marks a ladder game.
     Each user named gets an ``invitation`` notice with the options and the pace, unless
-    ``tell_invited`` is false (a caller that accepts for them)."""
+    ``tell_invited`` is false (a caller that accepts for them). ``seed``: the creator's
+    seat's seed, mixed into every roll from the first (the deck is bound before it)."""
     entry = entry_of(kind)
     game = entry.game
     options = game.options(raw_options)
@@ -177,6 +179,7 @@ def create_game(
     check_create_quota(conn, creator, seats, limits)
     game_id = insert_game(
         conn,
+        pool,
         entry.name,
         options,
         seats,
@@ -187,6 +190,9 @@ def create_game(
         rating_kind=rating_kind,
         ladder=ladder,
     )
+    if seed is not None:
+        mine = next(s.seat for s in seats if s.user_pk == creator.id)
+        seeds.give_seed_to(conn, game_id, mine, seed)
     record = fetch_game(conn, game_id)
     if tell_invited:
         _tell_invited(conn, creator, record, options, seats)
@@ -214,6 +220,7 @@ def _tell_invited(
 
 def insert_game(
     conn: Connection,
+    pool: DicePool,
     kind: str,
     options: object,
     seats: Sequence[SeatInfo],
@@ -227,7 +234,8 @@ def insert_game(
     seated_now: bool = False,
 ) -> int:
     """Write a new game waiting for its start and its seats (``seated_now``: every seat
-    taken at this moment); the game's id. Caller commits."""
+    taken at this moment), bound to the next deck before any seat's seed is known; the
+    game's id. Caller commits."""
     moment = now()
     game_id: int = conn.execute(
         insert(GAMES)
@@ -249,6 +257,7 @@ def insert_game(
             private=private,
             rating_kind=rating_kind,
             ladder=ladder,
+            rules=entry_of(kind).rules_version,
         )
         .returning(GAMES.c.id)
     ).scalar_one()
@@ -266,6 +275,8 @@ def insert_game(
             for s in seats
         ],
     )
+    pool.hold_cursor(conn)  # the log's appends take turns under the pool's cursor
+    pool.decks.bind(conn, game_id, bags=entry_of(kind).bag)
     return game_id
 
 

@@ -151,7 +151,7 @@ def _start(
     # The game, rated and marked as a ladder game, with the opponent's seat accepted for
     # them: it starts here, as an accepted invitation would start it.
     game, options = kinds.ladder_game(kind)
-    draw = draw_seats(conn, pool, ["me", f"user:{opponent_id}"])
+    draw = draw_seats(conn, pool, ["me", f"user:{opponent_id}"], [challenger.user_id, opponent_id])
     record, seats = seating.create_game(
         conn,
         pool,
@@ -165,7 +165,7 @@ def _start(
         limits=limits,
         tell_invited=False,  # accepted for them below: the "ladder" notice tells them
     )
-    claim(conn, draw, record.id, [challenger.user_id, opponent_id])
+    claim(conn, draw, record.id)
     if record.rating_kind != kind:  # pragma: no cover - kinds.ladder_game names its kind
         raise AssertionError(f"a {kind} ladder game rated as {record.rating_kind}")
     invited = next(s for s in seats if s.invited)

@@ -214,7 +214,7 @@ def begin_round(
     pace = paces.game_pace(int(tournament.bank))
     widest = max((len(t) for t in tables), default=1)
     for index, pks in enumerate(tables, start=1):
-        draw = draw_seats(conn, pool, list(pks))
+        draw = draw_seats(conn, pool, list(pks), [handles[pk] for pk in pks])
         seats = draw.order
         table_id = conn.execute(
             insert(TABLES)
@@ -238,7 +238,7 @@ def begin_round(
             shared = scoring.table_points([list(range(len(seats)))], len(seats))
             score_table(conn, tournament.id, table_id, seats, shared)
             continue
-        claim(conn, draw, record[0].id, [handles[pk] for pk in pks])
+        claim(conn, draw, record[0].id)
         work.games.append(record)
         conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(game_id=record[0].id))
         for pk in seats:

@@ -5,6 +5,7 @@ import { attach } from "/static/js/board-clock.js";
 import { start } from "/static/js/board-core.js";
 import { nextGame } from "/static/js/board-next.js";
 import { ratings } from "/static/js/board-ratings.js";
+import { seed } from "/static/js/board-seed.js";
 import { watch } from "/static/js/board-watch.js";
 
 watch(document.getElementById("board"));
@@ -12,4 +13,5 @@ attach(document.getElementById("board"));
 chat(document.getElementById("board"));
 ratings(document.getElementById("board"));
 nextGame(document.getElementById("board"));
+seed(document.getElementById("board"));
 start(document.getElementById("board"));
