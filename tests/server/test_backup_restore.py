@@ -452,3 +452,38 @@ def test_a_game_in_play_at_the_backup_rolls_none_of_the_dice_it_showed_after(
 def _dice(game: dict[str, Any]) -> Any:
     """What a Boatzee game's view shows after a roll (its dice among it)."""
     return game["view"]
+
+
+def test_the_log_after_a_restore_still_binds_decks_in_order(tmp_path: Path) -> None:
+    """Decks unbound at the restore are retired in the log (bound to game 0, oldest first),
+    so the whole log, read from record 1, passes ``verify-log``'s order check."""
+    from dicehall.fairness.deck_order import check_bindings
+
+    url = f"sqlite:///{tmp_path / 'site.sqlite3'}"
+    archive = tmp_path / "site.backup"
+    with _site(url) as (services, client):
+        headers = add_user(services, "ann", services.hasher.hash("correct horse battery"))
+        pool = services.pool
+        pool.decks.top_up(services.read_conn, services.write_conn, pool.hold_cursor)
+        backup(url, archive)
+        create(client, headers, "boss", SHORT["boss"][0])
+        saved = _log(client)
+    assert [r for r in saved if r["kind"] == "deck"][1:], "no deck waits unbound"
+    restore(
+        archive,
+        url,
+        saved_log=read_saved_log(json.dumps({"records": saved})),
+        checkpoint=None,
+        nothing_published_since=False,
+        overwrite=True,
+        dice_batch_size=40,
+        bag_batch_size=10,
+        id_margin=1000,
+    )
+    with _site(url) as (services, client):
+        headers = add_user(services, "bo", services.hasher.hash("correct horse battery"))
+        create(client, headers, "boss", SHORT["boss"][0])
+        create(client, headers, "holdem", SHORT["holdem"][0])
+        after = _log(client)
+    retired = [r for r in after if r["kind"] == "game" and r["game"] == 0]
+    assert retired and check_bindings(after) is None, check_bindings(after)

@@ -406,6 +406,7 @@ def two_people_again(client: TestClient, make_user: MakeUser) -> tuple[Any, dict
     return accepted.json(), {0: dora, 1: eve}
 
 
+@pytest.mark.usefixtures("old_scheme")  # the pool serves games made before decks
 @pytest.mark.parametrize("ending", ["abort", "timeout"])
 def test_a_batch_an_ended_game_drew_from_is_revealed_once_spent(
     client: TestClient,

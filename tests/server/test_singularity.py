@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,10 +15,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Connection, select
 from time_machine import TimeMachineFixture
 
+from dicehall.engine.chance import Draw, Roll
+from dicehall.engine.events import Resolved
 from dicehall.games.highlights import Highlight
 from dicehall.server.app import create_app
 from dicehall.server.core.clock import now
-from dicehall.server.domain.dice.pool import ServedSet
 from dicehall.server.domain.games import quotas
 from dicehall.server.domain.services import Services
 from dicehall.server.domain.singularity import counts
@@ -63,15 +63,15 @@ class Faces:
 @pytest.fixture
 def faces(services: Services, monkeypatch: pytest.MonkeyPatch) -> Faces:
     chosen = Faces()
-    take = services.pool.take
+    resolve = services.pool.decks.resolve
 
-    def served(conn: Connection, count: int, game_id: int | None) -> list[ServedSet]:
-        sets = take(conn, count, game_id)
-        if chosen.face is None:
-            return sets
-        return [replace(s, faces=(chosen.face,) * len(s.faces)) for s in sets]
+    def served(conn: Connection, game_id: int, request: Roll | Draw, bags: bool) -> Any:
+        found = resolve(conn, game_id, request, bags)
+        if chosen.face is None or found is None or not isinstance(request, Roll):
+            return found
+        return Resolved((chosen.face,) * request.count), found[1]
 
-    monkeypatch.setattr(services.pool, "take", served)
+    monkeypatch.setattr(services.pool.decks, "resolve", served)
     return chosen
 
 

@@ -38,6 +38,9 @@ from dicehall.server.domain.integrity import check_all
 from dicehall.server.domain.services import Services, build_services
 from tests.server.conftest import PG_ADMIN, site_settings
 
+#: The five games the site ships (a plugin game a test registered may be listed as well).
+FIVE = {"boatzee", "boss", "bullseye", "holdem", "tenthousand"}
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "upgrades"
 DATABASES = sorted(FIXTURES.glob("*.sqlite3.gz"))
 
@@ -302,5 +305,5 @@ def test_every_fixture_is_small_and_described(tmp_path: Path) -> None:
             revision = db.execute("SELECT version_num FROM alembic_version").fetchone()[0]
             kinds = {k for (k,) in db.execute("SELECT kind FROM games WHERE status = 'active'")}
         assert revision == about["revision"]
-        assert kinds == set(games.available()), (fixture.name, kinds)
+        assert kinds == FIVE, (fixture.name, kinds)  # a plugin game of a test may be registered too
     assert "11f1f13" in commits

@@ -55,8 +55,8 @@ def test_verify_these_dice_downloads_a_proof_that_the_shown_command_checks(
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.startswith("OK:"), checked.stdout
     proof = json.loads(proof_file.read_text())
-    shown = next(s for s in proof["dice_sets"] if "faces" in s)
-    shown["salt"] = ("0" if shown["salt"][0] != "0" else "1") + shown["salt"][1:]
+    shown = next(k for k in proof["keys"] if "key" in k)
+    shown["key"] = ("0" if shown["key"][0] != "0" else "1") + shown["key"][1:]
     proof_file.write_text(json.dumps(proof))
     doctored = _run(command, tmp_path)
     assert doctored.returncode == 1 and "FAILED" in doctored.stdout, doctored.stdout

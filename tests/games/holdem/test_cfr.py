@@ -96,8 +96,9 @@ def test_a_table_of_another_version_is_refused(
     import dicehall.games.holdem.cfr_table as cfr_table
 
     path = tmp_path / "old.npz"
+    table = shipped()  # read under the real version, whichever test loads it first
     monkeypatch.setattr(cfr_table, "TABLE_VERSION", TABLE_VERSION + 1)
-    save(shipped(), path)
+    save(table, path)
     monkeypatch.undo()
     with pytest.raises(TableNotReady, match=f"needs version {TABLE_VERSION}.*cfr_table"):
         load(path)

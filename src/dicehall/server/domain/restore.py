@@ -164,6 +164,7 @@ def move_past(
     if shuffle_cursor[1] > _max_id(conn, SHUFFLES) + 1:
         BagPool(bag_batch_size)._new_batch(conn, shuffle_cursor[1])
     retired_decks = _retire_decks(conn, imported)
+    _log_retirements(conn)
     warnings: list[str] = []
     ids.update(_move_ids(conn, _highest(world, "game", "game", extent=False), id_margin, warnings))
     live, on_decks = _live_games(conn, warnings)
@@ -346,6 +347,19 @@ def _retire_shuffles(conn: Connection, named: int) -> tuple[tuple[int, int], int
     else:
         conn.execute(update(BAG_CURSOR).where(BAG_CURSOR.c.id == 1).values(next_shuffle=end))
     return (start, end), int(retired)
+
+
+def _log_retirements(conn: Connection) -> None:
+    """Say in the log that every deck no game has is retired: a ``game`` record binding it
+    to game 0, oldest first, so the log still shows decks taken in the order committed
+    (``verify-log`` checks it) and no deck can ever be bound to a game after all."""
+    records = _all_records(conn)
+    bound = {int(r["deck"]) for r in records if r["kind"] == "game"}
+    for record in records:
+        if record["kind"] == "deck" and int(record["deck"]) not in bound:
+            deck = int(record["deck"])
+            fields = {"game": RETIRED, "deck": deck, "first_key": 0, "first_shuffle": 0}
+            fairlog.append_record(conn, "game", deck, fields)
 
 
 def _retire_decks(conn: Connection, imported: Sequence[dict[str, Any]]) -> int:

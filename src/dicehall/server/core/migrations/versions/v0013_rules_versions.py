@@ -42,16 +42,16 @@ VERSION_1 = {"lead_bets": True, "last_pot_shared": False}
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("games", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("rules", sa.Integer(), server_default="1", nullable=False))
+    # Plain ALTER TABLE, never a batch rebuild: on SQLite, rebuilding ``games`` drops it, and
+    # every row that refers to a game would go with it (ON DELETE CASCADE).
+    op.add_column("games", sa.Column("rules", sa.Integer(), server_default="1", nullable=False))
     conn = op.get_bind()
     _bullseye_versions(conn)
     _retire_scheme_1_sets(conn)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("games", schema=None) as batch_op:
-        batch_op.drop_column("rules")
+    op.drop_column("games", "rules")
 
 
 def _bullseye_versions(conn: sa.Connection) -> None:

@@ -75,12 +75,12 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("game_events") as batch:
-        batch.drop_column("hand_shuffle")
-        batch.drop_column("dice_key")
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("next_shuffle")
-        batch.drop_column("next_key")
+    # Plain DROP COLUMN, never a batch rebuild: on SQLite, rebuilding ``games`` drops it,
+    # and every row that refers to a game would go with it (ON DELETE CASCADE).
+    op.drop_column("game_events", "hand_shuffle")
+    op.drop_column("game_events", "dice_key")
+    op.drop_column("games", "next_shuffle")
+    op.drop_column("games", "next_key")
     op.drop_table("game_faces")
     op.drop_table("game_seeds")
     op.drop_table("game_decks")
