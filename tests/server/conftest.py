@@ -252,8 +252,10 @@ def old_scheme(monkeypatch: pytest.MonkeyPatch) -> None:
     """Games made while it is on roll from the old pool (scheme 2), as games made before
     migration 0014 do: no deck is bound to them."""
     from dicehall.server.domain.dice.decks import DeckPool
+    from dicehall.server.domain.games import seat_draw
 
     def unbound(*_args: object, **_kwargs: object) -> None:
         return None
 
     monkeypatch.setattr(DeckPool, "bind", unbound)
+    monkeypatch.setattr(seat_draw, "deck_for_draw", unbound)  # seat draws read dice sets

@@ -27,6 +27,8 @@ from dicehall.server.domain.services import Services
 def make_legacy(services: Services) -> list[int]:
     """Rewrite every committed dice batch as a scheme-1 batch; their ids."""
     with services.write_conn() as conn:
+        # The log is appended to only under the pool's cursor (a top-up may be under way).
+        services.pool.hold_cursor(conn)
         ids = [int(i) for i in conn.execute(select(BATCHES.c.id).order_by(BATCHES.c.id)).scalars()]
         for batch_id in ids:
             sets = list(

@@ -420,7 +420,11 @@ def test_a_game_in_play_at_the_backup_rolls_none_of_the_dice_it_showed_after(
     archive = tmp_path / "site.backup"
     with _site(url) as (services, client):
         headers = add_user(services, "ann", services.hasher.hash("correct horse battery"))
-        game = create(client, headers, "boatzee", {}, seed="ab" * 16)
+        game = create(client, headers, "boatzee", {})
+        seeded = client.post(
+            f"{API}/games/{game['id']}/seed", json={"seed": "ab" * 16}, headers=headers
+        )
+        assert seeded.status_code == 200, seeded.text
         backup(url, archive)
         action = max(game["legal"], key=lambda a: len(a.get("positions", [])))  # roll all
         roll = {"action": action, "expected_version": game["version"]}

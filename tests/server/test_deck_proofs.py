@@ -46,24 +46,35 @@ def test_a_seeded_game_verifies_and_its_seed_changed_every_later_roll(
     kind: str, client: TestClient, make_user: MakeUser
 ) -> None:
     alice = make_user("alice")
-    # The seed goes with the creation: the game's deck is bound first, then the seed counts
-    # from the very first roll (a bot may roll before the creator could send another).
-    game = create(client, alice, kind, SHORT[kind][0], seed=SEED)
+    # The seed follows the creation: the game's deck was bound (and logged) first. It counts
+    # from the game's next roll (rolls from key 1: key 0 is the seat key).
+    game = create(client, alice, kind, SHORT[kind][0])
+    answer = _seed(client, alice, game["id"])
+    assert answer.status_code == 200, answer.text
+    seeded = answer.json()
+    assert (seeded["seat"], seeded["seed"]) == (0, SEED) and seeded["from_key"] >= 1
     again = _seed(client, alice, game["id"])
     assert again.status_code == 409 and again.json()["code"] == "seed_set"
     final = finish(client, alice, game, random.Random(kind))
     proof = _proof(client, final["id"])
     assert proof["format"] == "dicehall-proof/2"
-    assert proof["seeds"] == [{"seat": 0, "seed": SEED, "from_key": 0, "from_shuffle": 0}]
+    assert proof["seeds"] == [
+        {"seat": 0, "seed": SEED, "from_key": seeded["from_key"],
+         "from_shuffle": seeded["from_shuffle"]}
+    ]  # fmt: skip
     report = verify_proof(proof)
     assert report.ok, report.failure
     assert report.checked["keys"] == len(proof["keys"]) > 0
-    # Without the seed, the same keys give other dice: the seed really entered them.
-    unseeded = copy.deepcopy(proof)
-    unseeded["seeds"] = []
-    assert not verify_proof(unseeded).ok
-    # Keys 0, 1, 2, ... in order, each once: the i-th roll used key i.
-    assert [c["key"] for c in proof["chance"] if "key" in c] == list(range(len(proof["keys"])))
+    # Without the seed, the same keys give other dice: the seed entered every later roll.
+    rolled_after = [c for c in proof["chance"] if c.get("key", -1) >= seeded["from_key"]]
+    if rolled_after:
+        unseeded = copy.deepcopy(proof)
+        unseeded["seeds"] = []
+        assert not verify_proof(unseeded).ok
+    # Keys 1, 2, 3, ... in order, each once: the i-th roll used key i.
+    assert [c["key"] for c in proof["chance"] if "key" in c] == list(
+        range(1, len(proof["keys"]) + 1)
+    )
 
 
 def test_seed_refusals_change_nothing(
@@ -134,7 +145,8 @@ def test_a_site_that_picks_its_keys_fails_verification(
     how: str, client: TestClient, make_user: MakeUser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     alice = make_user("alice")
-    game = create(client, alice, "boss", SHORT["boss"][0], seed=SEED)
+    game = create(client, alice, "boss", SHORT["boss"][0])
+    _seed(client, alice, game["id"])
     _serve_with(monkeypatch, 1 if how == "a later key" else -1)
     final = finish(client, alice, game, random.Random(2))
     report = verify_proof(_proof(client, final["id"]))
@@ -224,11 +236,21 @@ def test_a_game_that_uses_up_its_deck_goes_on_with_the_next_and_verifies(
 ) -> None:
     client, services = tiny_decks
     alice = add_user(services, "alice", services.hasher.hash("correct horse battery"))
+    # A deck bound during play appends to the log: under the pool's cursor, as every append.
+    held: list[int] = []
+    hold = services.pool.decks.hold_cursor
+
+    def counted(conn: Any) -> None:
+        held.append(1)
+        hold(conn)
+
+    services.pool.decks.hold_cursor = counted
     game = create(client, alice, kind, SHORT[kind][0])
     _seed(client, alice, game["id"])
     final = finish(client, alice, game, random.Random(kind))
     proof = _proof(client, final["id"])
-    assert len(proof["decks"]) >= 2
+    # (A move whose transaction is retried takes it again.)
+    assert len(proof["decks"]) >= 2 and len(held) >= len(proof["decks"]) - 1
     report = verify_proof(proof)
     assert report.ok, report.failure
 
@@ -350,3 +372,32 @@ def test_verify_log_refuses_a_log_that_binds_a_deck_out_of_turn(
     file.write_text(json.dumps(records))
     answer = cli("verify-log", str(file))
     assert answer.code == 1 and "binds deck" in answer.out, answer.out
+
+
+def test_a_proof_with_a_shuffle_no_hand_drew_from_fails(
+    client: TestClient, make_user: MakeUser, services: Services
+) -> None:
+    """A shuffle of the game's deck, honest and on its tree, that no hand used: the proof
+    must show exactly the shuffles its hands drew from."""
+    from types import SimpleNamespace
+
+    from dicehall.server.domain.dice.deck_proofs import _shuffle
+
+    alice = make_user("alice")
+    for attempt in range(5):  # a game that left its last deck a shuffle to spare
+        game = create(client, alice, "holdem", SHORT["holdem"][0])
+        proof = _proof(client, finish(client, alice, game, random.Random(attempt))["id"])
+        part = proof["decks"][-1]
+        unused = len(proof["shuffles"])
+        if unused < part["first_shuffle"] + part["shuffles"]:
+            break
+    else:
+        raise AssertionError("every game used its last deck's shuffles up")
+    with services.sessions() as db:
+        secret = db.scalar(select(Deck.secret).where(Deck.id == part["deck"]))
+    assert secret is not None
+    span = SimpleNamespace(first_shuffle=part["first_shuffle"], shuffles=part["shuffles"])
+    extra = copy.deepcopy(proof)
+    extra["shuffles"].append(_shuffle(bytes.fromhex(secret), span, unused, set(range(20))))
+    refused = verify_proof(extra)
+    assert not refused.ok and "no hand drew" in (refused.failure or ""), refused.failure

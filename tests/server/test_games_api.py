@@ -71,8 +71,8 @@ def test_against_a_bot_to_the_end(client: TestClient, make_user: MakeUser) -> No
     assert game["result"]["winners"]
     log = client.get(f"{API}/games/{game['id']}/log").json()
     rolls = [e for e in log["events"] if e["type"] == "resolved"]
-    # The i-th roll of the game used its deck's key i (scheme 3).
-    assert rolls and [e["dice_key"] for e in rolls] == list(range(len(rolls)))
+    # The i-th roll of the game used its deck's key i (scheme 3; key 0 is the seat key).
+    assert rolls and [e["dice_key"] for e in rolls] == list(range(1, len(rolls) + 1))
     assert all("dice_set" not in e for e in rolls)
 
 

@@ -369,3 +369,41 @@ def test_verify_game_checks_a_proofs_records_against_a_witnessed_checkpoint(
     (tmp_path / "proof.json").write_text(json.dumps(proof))
     changed = cli(*args)
     assert changed.code == 1 and "is not in the tree" in changed.out
+
+
+def test_verify_log_takes_a_checkpoint_only_with_the_witnesses_cosignatures_asked_for(
+    client: TestClient, services: Services, tmp_path: Path, cli: CliRunner
+) -> None:
+    """``--witness KEY`` makes a checkpoint count only if that witness cosigned it: a
+    checkpoint the site alone signed, or with a spoiled cosignature, is refused."""
+    _grow(services, 3)
+    me = _witness()
+    assert witness_once(ClientSite(client), tmp_path / "w", me, T0, post=True).ok
+    served = client.get(f"{API}/checkpoint", params={"cosigned": "true"}).text
+    size = open_checkpoint(served, _key(client)).size
+    records = client.get(f"{API}/log").json()["records"][:size]
+    log, key, wkey = tmp_path / "log.json", tmp_path / "site.vkey", tmp_path / "w.vkey"
+    log.write_text(json.dumps(records))
+    key.write_text(_key(client).text())
+    wkey.write_text(me.verifier.text())
+    checkpoint = tmp_path / "cp.note"
+
+    def check(note: str) -> Any:
+        checkpoint.write_text(note)
+        args = ("--checkpoint", str(checkpoint), "--key", str(key), "--witness", str(wkey))
+        return cli("verify-log", str(log), *args)
+
+    assert check(served).code == 0
+    alone = served.split("\n\n")[0] + "\n\n" + served.split("\n\n")[1].split("\n")[0] + "\n"
+    refused = check(alone)
+    assert refused.code == 1 and "no cosignature by the witness" in refused.out, refused.out
+    lines = served.rstrip("\n").split("\n")
+    spoiled = (
+        "\n".join(
+            [*lines[:-1], lines[-1][:-6] + ("AAAAAA" if lines[-1][-6:] != "AAAAAA" else "BBBBBB")]
+        )
+        + "\n"
+    )
+    assert check(spoiled).code == 1
+    lone = cli("verify-log", str(log), "--witness", str(wkey))
+    assert lone.code == 2 and "--checkpoint" in lone.err + lone.out

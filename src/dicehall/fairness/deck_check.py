@@ -24,6 +24,7 @@ from dicehall.fairness.proof_parts import (
     hex_bytes,
     path_of,
 )
+from dicehall.fairness.seating import NotEnoughDice, shuffle_by_dice
 
 FORMAT = "dicehall-proof/2"
 
@@ -256,7 +257,10 @@ def _withheld(event: Mapping[str, Any]) -> bool:
 
 
 def chance_view(
-    proof: Mapping[str, Any], keys: Mapping[int, bytes | None], seeds: Sequence[Seed]
+    proof: Mapping[str, Any],
+    keys: Mapping[int, bytes | None],
+    seeds: Sequence[Seed],
+    hands: Mapping[int, Any],
 ) -> list[dict[str, Any]]:
     """The proof's chance list as the replay reads it: each roll's faces from its key and
     the seeds (None when withheld), each draw by its shuffle. Keys are taken once each, in
@@ -264,7 +268,7 @@ def chance_view(
     game_id, seats = field(proof, "id", int, "proof"), field(proof, "seats", int, "proof")
     events = field(proof, "events", list, "proof")
     view: list[dict[str, Any]] = []
-    next_key, next_hand = 0, 0
+    next_key, next_hand = scheme.SEAT_KEYS, 0
     for i, entry in enumerate(field(proof, "chance", list, "proof")):
         where = f"chance[{i}]"
         index = field(entry, "event", int, where)
@@ -311,9 +315,22 @@ def chance_view(
             )
         else:
             raise MalformedProof(f"{where} names neither a key nor a shuffle")
-    if set(keys) != set(range(next_key)):
-        extra = sorted(set(keys) - set(range(next_key)))
-        raise ProofFailure(f"key {extra[0]} is in the proof but no roll used it")
+    used = set(range(scheme.SEAT_KEYS, next_key))
+    seating = proof.get("seating")
+    if isinstance(seating, Mapping) and "key" in seating:
+        used.add(0)
+    if set(keys) != used:
+        extra = sorted(set(keys) - used)
+        missing = sorted(used - set(keys))
+        if extra:
+            raise ProofFailure(f"key {extra[0]} is in the proof but nothing used it")
+        raise ProofFailure(f"key {missing[0]} was used but is not in the proof")
+    drawn = set(range(next_hand))
+    if set(hands) != drawn:
+        if set(hands) - drawn:
+            unused = min(set(hands) - drawn)
+            raise ProofFailure(f"shuffle {unused} is in the proof but no hand drew from it")
+        raise ProofFailure(f"shuffle {min(drawn - set(hands))} is drawn from but not shown")
     return view
 
 
@@ -326,3 +343,28 @@ def check_canonical_seating(proof: Mapping[str, Any]) -> None:
     before = field(seating, "before", list, "seating")
     if before != sorted(before):
         raise ProofFailure("seat draw: it did not start from the seats' labels in sorted order")
+
+
+def check_deck_seating(proof: Mapping[str, Any], keys: Mapping[int, bytes | None]) -> bool:
+    """A seat order drawn with the seat key (key 0 of the game's first deck) follows from
+    it (False: the players chose the order, or it was drawn with dice sets)."""
+    seating = proof.get("seating")
+    if not isinstance(seating, Mapping) or "key" not in seating:
+        return False
+    if field(seating, "key", int, "seating") != 0:
+        raise ProofFailure("seat draw: it must read the seat key, key 0")
+    seat_key = keys.get(0)
+    if seat_key is None:
+        raise ProofFailure("seat draw: the seat key (key 0) is not shown in the proof")
+    before = field(seating, "before", list, "seating")
+    after = field(seating, "after", list, "seating")
+    count = 64
+    while True:
+        try:
+            drawn = shuffle_by_dice(before, scheme.seat_faces(seat_key, count))
+            break
+        except NotEnoughDice:
+            count *= 4
+    if drawn != after:
+        raise ProofFailure(f"seat draw: the seat key seats {drawn}, but the game seated {after}")
+    return True

@@ -41,6 +41,9 @@ SECRET_BYTES = 32
 FULL_BAG = "".join(bag_after(()))
 BAG_SIZE = len(FULL_BAG)
 SEED_MAX_BYTES = 64
+#: Keys of a game's first deck that no roll uses: key 0, the seat key (a seat order the site
+#: draws); the game's rolls use keys 1, 2, ...
+SEAT_KEYS = 1
 
 
 def _n(value: int) -> bytes:
@@ -173,6 +176,13 @@ def roll_faces(key: bytes, game: int, index: int, mix: bytes, count: int) -> tup
         faces.extend(1 + b % 6 for b in block if b < 252)
         counter += 1
     return tuple(faces[:count])
+
+
+def seat_faces(seat_key: bytes, count: int) -> tuple[int, ...]:
+    """The first ``count`` faces of a seat draw: the faces of ``roll_faces`` with the seat key
+    (key 0 of the game's first deck), game 0, roll 0 and the mix of no seats (``H(0x20)``):
+    the draw is made before the game has an id or any seed."""
+    return roll_faces(seat_key, 0, 0, seed_mix([]), count)
 
 
 def drawing_order(game: int, index: int, mix: bytes) -> list[int]:

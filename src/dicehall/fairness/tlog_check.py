@@ -13,7 +13,7 @@ from typing import Any
 from dicehall.fairness.chain import canonical, record_hash
 from dicehall.fairness.checkpoint import Checkpoint, open_checkpoint
 from dicehall.fairness.merkle import node_hash
-from dicehall.fairness.note import NoteError, VerifierKey
+from dicehall.fairness.note import NoteError, VerifierKey, split_note, verify_cosignature
 from dicehall.fairness.tlog import (
     fold,
     inclusion_ranges,
@@ -88,6 +88,17 @@ def read_checkpoint(note: str, key: VerifierKey | None) -> Checkpoint:
     if key is None:
         raise NoteError("a checkpoint is trusted only with the log's key (--key)")
     return open_checkpoint(note, key)
+
+
+def check_cosigned(note: str, witnesses: Sequence[VerifierKey]) -> None:
+    """Every key of ``witnesses`` cosigned the checkpoint ``note`` (NoteError if one did
+    not): a checkpoint witnessed by whom the caller trusts, not only signed by the site."""
+    text, lines = split_note(note)
+    for key in witnesses:
+        theirs = [line for line in lines if (line.name, line.id) == (key.name, key.id)]
+        if not theirs:
+            raise NoteError(f"the checkpoint has no cosignature by the witness {key.name}")
+        verify_cosignature(text, theirs[0], key)
 
 
 def check_against_checkpoint(

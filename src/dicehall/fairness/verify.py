@@ -18,6 +18,7 @@ from dicehall.fairness.deck_check import FORMAT as DECK_FORMAT
 from dicehall.fairness.deck_check import (
     chance_view,
     check_canonical_seating,
+    check_deck_seating,
     check_keys,
     check_parts,
     check_seeds,
@@ -145,12 +146,12 @@ def _verify_deck_proof(proof: Mapping[str, Any], game_log: Any, chain: Any) -> P
         seeds = check_seeds(proof)
         keys = check_keys(proof, parts)
         hands = check_hands(proof, parts, seeds)
-        view = chance_view(proof, keys, seeds)
+        view = chance_view(proof, keys, seeds, hands)
         batches = batches_of(proof)
         check_batches(batches, log)
         sets = check_dice_sets(by_number(proof, "dice_sets"), batches)
         check_canonical_seating(proof)
-        seated = check_seating(proof, sets)
+        seated = check_deck_seating(proof, keys) or check_seating(proof, sets)
         notes = replay({**proof, "chance": view}, sets, hands)
         if game_log is not None:
             _same_game(proof, game_log)

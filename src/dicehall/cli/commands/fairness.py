@@ -51,6 +51,13 @@ def verify_game(
         str | None,
         typer.Option(help="The log's verifier key (GET /api/v1/fairness/key), or a file."),
     ] = None,
+    witness: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A witness's verifier key (or a file): the --checkpoint must carry its valid "
+            "cosignature (repeat for several witnesses)."
+        ),
+    ] = None,
     consistency: Annotated[
         Path | None,
         typer.Option(
@@ -75,8 +82,10 @@ def verify_game(
         report = verify_proof(proof, game_log=saved_log, chain=saved_chain)
     except MalformedProof as exc:
         fail(printable(f"{file}: {exc}"))
+    if witness and checkpoint is None:
+        fail("--witness checks the cosignatures of a --checkpoint: give one")
     if checkpoint is not None or key is not None:
-        report = _in_checkpoint(report, proof, checkpoint, key, consistency)
+        report = _in_checkpoint(report, proof, checkpoint, key, consistency, witness)
     if as_json:
         print_json(report.as_json())
     else:
@@ -86,7 +95,12 @@ def verify_game(
 
 
 def _in_checkpoint(
-    report: Any, proof: Any, checkpoint: Path | None, key: str | None, consistency: Path | None
+    report: Any,
+    proof: Any,
+    checkpoint: Path | None,
+    key: str | None,
+    consistency: Path | None,
+    witness: list[str] | None = None,
 ) -> Any:
     """``report`` failed unless the proof's log records are in a signed checkpoint's tree."""
     from dataclasses import replace
@@ -94,7 +108,7 @@ def _in_checkpoint(
     from dicehall.fairness.tlog_check import check_proof_in_checkpoint
 
     vkey = _read_key(key)
-    signed = None if checkpoint is None else _read_checkpoint(checkpoint, key)
+    signed = None if checkpoint is None else _read_checkpoint(checkpoint, key, witness)
     hashes = None
     if consistency is not None:
         data = _read_json(consistency, "a consistency proof")
@@ -125,6 +139,13 @@ def verify_log(
         str | None,
         typer.Option(help="The log's verifier key (GET /api/v1/fairness/key), or a file."),
     ] = None,
+    witness: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A witness's verifier key (or a file): the --checkpoint must carry its valid "
+            "cosignature (repeat for several witnesses)."
+        ),
+    ] = None,
     frontier: Annotated[
         Path | None,
         typer.Option(
@@ -150,7 +171,9 @@ def verify_log(
     records = data.get("records") if isinstance(data, dict) else data
     if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
         fail(printable(f'{file}: a public log is a list of records or {{"records": [...]}}'))
-    signed = None if checkpoint is None else _read_checkpoint(checkpoint, key)
+    if witness and checkpoint is None:
+        fail("--witness checks the cosignatures of a --checkpoint: give one")
+    signed = None if checkpoint is None else _read_checkpoint(checkpoint, key, witness)
     hashes = [] if frontier is None else _read_frontier(frontier)
     broken: object = verify_chain(records)
     start = records[0].get("seq") if records else None
@@ -220,17 +243,20 @@ def _read_key(key: str | None) -> Any:
         fail(printable(f"--key: {exc}"))
 
 
-def _read_checkpoint(file: Path, key: str | None) -> Any:
-    """A signed checkpoint from ``file``, its signature checked (exit 2 if malformed)."""
+def _read_checkpoint(file: Path, key: str | None, witnesses: list[str] | None = None) -> Any:
+    """A signed checkpoint from ``file``, its signature (and each of ``witnesses``'
+    cosignatures) checked (exit 2 if malformed, 1 if a signature fails)."""
     from dicehall.fairness.note import NoteError
-    from dicehall.fairness.tlog_check import read_checkpoint
+    from dicehall.fairness.tlog_check import check_cosigned, read_checkpoint
 
     vkey = _read_key(key)
+    wkeys = [_read_key(w) for w in witnesses or []]
     try:
         note = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         fail(printable(f"cannot read {file}: {exc}"))
     try:
+        check_cosigned(note, wkeys)
         return read_checkpoint(note, vkey)
     except NoteError as exc:
         console.print(printable(f"FAILED: {file}: {exc}"), markup=False, soft_wrap=True)

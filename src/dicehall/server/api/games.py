@@ -80,15 +80,6 @@ class CreateGame(BaseModel):
         "seat is a person (a user or an open seat); true with a bot seat is 422 "
         "`not_rateable`.",
     )
-    seed: str | None = Field(
-        default=None,
-        min_length=2,
-        max_length=128,
-        pattern="^([0-9a-fA-F]{2})+$",
-        description="My seat's seed (2 to 128 hex digits): mixed with the game's deck into "
-        "every roll and hand from the first on. The board makes one; see also "
-        "`POST /games/{id}/seed`.",
-    )
 
 
 class JoinGame(BaseModel):
@@ -166,7 +157,6 @@ async def create(
             private=body.private,
             rated=body.rated,
             limits=limits_of(services.settings),
-            seed=body.seed,
         )
         return record, seats, reading.rated_payload(conn, record, seats, user)
 

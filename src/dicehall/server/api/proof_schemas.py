@@ -33,6 +33,17 @@ class SeatDraw(_Answer):
     after: list[str] = Field(description="Each seat's label as seated, seat 0 first.")
 
 
+class KeySeatDraw(_Answer):
+    """A seat order the site drew with the seat key (key 0) of the deck the game was then
+    bound to, starting from the labels sorted (docs/site.md, "Scheme 3: decks and seeds")."""
+
+    key: int = Field(description="The key the draw read: 0, the seat key (shown in `keys`).")
+    before: list[str] = Field(
+        description="The seats' labels, sorted, before the draw: handles, or `bot:NAME`."
+    )
+    after: list[str] = Field(description="Each seat's label as seated, seat 0 first.")
+
+
 class RollSource(_Answer):
     """A roll, answered from consecutive dice sets (their faces in order, the first
     `count` of them, are the outcome)."""
@@ -291,7 +302,7 @@ class DeckGameProof(_Answer):
     options: dict[str, Any]
     events: list[dict[str, Any]] = Field(description="Exactly the events of `/games/{id}/log`.")
     result: GameResult
-    seating: SeatDraw | None = Field(
+    seating: KeySeatDraw | SeatDraw | None = Field(
         description="How the site drew the seat order; null when the players chose it."
     )
     chance: list[KeySource | HandSource] = Field(

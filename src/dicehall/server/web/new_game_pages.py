@@ -151,7 +151,6 @@ async def new_game(request: Request, who: Member, game: str) -> Response:
                     private=bool(form.get("private")),
                     rated=forms.rated_choice(form),
                     limits=limits_of(services.settings),
-                    seed=form.get("seed").strip() or None,
                 ),
             )
         except Refused as exc:

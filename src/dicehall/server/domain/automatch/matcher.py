@@ -310,7 +310,7 @@ def _start(
     game, options_text, pace_text, rated = table.key
     players = [Player(user_pk=r.user_pk, user_id=names.get(r.user_pk)) for r in table.tickets]
     players += [Player(bot=match_bot(game))] * table.bots
-    draw = draw_seats(conn, pool, players, [label_of(p) for p in players])
+    draw = draw_seats(conn, pool, players, [label_of(p) for p in players], game)
     try:
         record, seats = start_matched_game(
             conn,

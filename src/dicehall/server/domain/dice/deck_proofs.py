@@ -64,15 +64,22 @@ def deck_uses(
 
 
 def deck_sources(
-    conn: Connection, game_id: int, seats: int, events: Sequence[Mapping[str, Any]]
+    conn: Connection,
+    game_id: int,
+    seats: int,
+    events: Sequence[Mapping[str, Any]],
+    seat_key: bool = False,
 ) -> dict[str, Any]:
-    """The proof's deck part: ``chance``, ``decks``, ``seeds``, ``keys``, ``shuffles``."""
+    """The proof's deck part: ``chance``, ``decks``, ``seeds``, ``keys``, ``shuffles``
+    (``seat_key``: the site drew the seats with key 0, which the keys then show)."""
     rows = conn.execute(
         select(EVENTS.c.dice_key, EVENTS.c.hand_shuffle)
         .where(EVENTS.c.game_id == game_id)
         .order_by(EVENTS.c.seq)
     ).all()
     uses = deck_uses(events, [r.dice_key for r in rows], [r.hand_shuffle for r in rows])
+    if seat_key:
+        uses.keys[0] = False
     parts = conn.execute(
         select(
             GAME_DECKS.c.part,

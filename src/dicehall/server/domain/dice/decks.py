@@ -74,6 +74,10 @@ class BoundPart:
     shuffles: int
 
 
+def _no_cursor(_conn: Connection) -> None:
+    raise AssertionError("a deck pool outside a dice pool cannot bind decks during play")
+
+
 class DeckPool:
     """Makes, commits and binds decks."""
 
@@ -81,6 +85,8 @@ class DeckPool:
         if keys < 1 or shuffles < 1 or reserve < 1:
             raise ValueError("a deck needs a key and a shuffle or more, and a reserve of one")
         self.keys, self.shuffles, self.reserve = keys, shuffles, reserve
+        #: Takes the dice pool's cursor (every log append runs under it); set by the pool.
+        self.hold_cursor: Callable[[Connection], None] = _no_cursor
 
     def make(self, bags: bool) -> NewDeck:
         """A fresh deck (CPU work: call it outside transactions)."""
@@ -195,15 +201,31 @@ class DeckPool:
                 )
             )
             if part == 0:
+                # Key 0 is the game's seat key (a seat order the site draws): rolls from 1.
                 conn.execute(
                     update(GAMES)
                     .where(GAMES.c.id == game_id)
-                    .values(next_key=first_key, next_shuffle=first_shuffle)
+                    .values(next_key=first_key + scheme.SEAT_KEYS, next_shuffle=first_shuffle)
                 )
             return BoundPart(
                 bytes.fromhex(row.secret), first_key, first_shuffle, row.key_count, row.shuffles
             )
         raise RuntimeError("could not bind a deck: every try lost a race")
+
+    def peek(self, conn: Connection, bags: bool) -> tuple[int, bytes]:
+        """The deck the next game of the kind will be bound to, and its seat key (key 0),
+        for a seat draw made before that game exists (one is committed here if none waits).
+        The caller holds the pool's cursor until it binds the game."""
+        while True:
+            row = conn.execute(
+                select(DECKS.c.id, DECKS.c.secret)
+                .where(DECKS.c.game_id.is_(None), DECKS.c.bags.is_(bags))
+                .order_by(DECKS.c.id)
+                .limit(1)
+            ).first()
+            if row is not None:
+                return int(row.id), scheme.dice_key(bytes.fromhex(row.secret), 0)
+            self.commit(conn, self.make(bags))
 
     def rebind(self, conn: Connection, game_id: int) -> BoundPart | None:
         """Bind a fresh deck to a game in play from its next key and shuffle on, so that
@@ -263,8 +285,11 @@ class DeckPool:
                 row.key_count,
                 row.shuffles,
             )
-        # The game's decks are used up: the next one, of the kind its first deck was.
+        # The game's decks are used up: the next one, of the kind its first deck was. Its
+        # binding is a log append: under the pool's cursor, taken after the game's row as
+        # every roll takes them.
         bags = bool(rows[0].bags) if rows else bags
+        self.hold_cursor(conn)
         return self.bind(conn, game_id, bags, next_key, next_shuffle)
 
     def resolve(

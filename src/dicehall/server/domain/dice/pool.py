@@ -98,6 +98,7 @@ class DicePool:
         self.bags = BagPool(batch_size if bag_batch_size is None else bag_batch_size)
         #: Scheme 3: what every game made from migration 0014 on rolls from.
         self.decks = decks or DeckPool(DECK_KEYS, DECK_SHUFFLES, DECK_RESERVE)
+        self.decks.hold_cursor = self.hold_cursor
         self._low_listeners: set[Callable[[], None]] = set()
         #: The highest committed set id this process has read: ids only grow, so while the
         #: cursor is a batch below it no move needs to ask again whether the pool runs low.

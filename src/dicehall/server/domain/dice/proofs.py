@@ -154,9 +154,10 @@ def _deck_game_proof(
     conn: Connection, game_id: int, seats: Sequence[SeatInfo], log: dict[str, Any]
 ) -> dict[str, Any]:
     """The proof of a game that rolled from its decks (``dicehall-proof/2``)."""
-    deck_part = deck_sources(conn, game_id, int(log["seats"]), log["events"])
     drawn = seat_draw(conn, game_id, seats)
-    wanted = {number: False for number in ([] if drawn is None else drawn["dice_sets"])}
+    seat_key = drawn is not None and "key" in drawn
+    deck_part = deck_sources(conn, game_id, int(log["seats"]), log["events"], seat_key)
+    wanted = {number: False for number in ([] if drawn is None else drawn.get("dice_sets", []))}
     dice = dice_sets(conn, game_id, wanted)
     used = [d["deck_seq"] for d in deck_part["decks"]]
     used += [b["log_seq"] for b in dice.batches if "log_seq" in b]
@@ -184,10 +185,13 @@ def seat_draw(conn: Connection, game_id: int, seats: Sequence[SeatInfo]) -> dict
     if stored is None:
         return None
     draw = json.loads(stored)
+    after = [seat_label(s) for s in sorted(seats, key=lambda s: s.seat)]
+    if "key" in draw:  # the seat key of the game's deck
+        return {"key": int(draw["key"]), "before": list(draw["before"]), "after": after}
     return {
         "dice_sets": [int(n) for n in draw["sets"]],
         "before": list(draw["before"]),
-        "after": [seat_label(s) for s in sorted(seats, key=lambda s: s.seat)],
+        "after": after,
     }
 
 

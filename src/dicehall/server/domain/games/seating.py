@@ -16,7 +16,7 @@ from dicehall.server.core.models import User
 from dicehall.server.domain import notifications
 from dicehall.server.domain.dice.pool import DicePool
 from dicehall.server.domain.errors import Refused
-from dicehall.server.domain.games import notice_texts, privacy, seeds
+from dicehall.server.domain.games import notice_texts, privacy
 from dicehall.server.domain.games.notice_texts import time_left
 from dicehall.server.domain.games.pace import BadPace, Pace, parse_pace, vacation_saves
 from dicehall.server.domain.games.play import advance, store
@@ -156,7 +156,6 @@ def create_game(
     ladder: bool = False,
     limits: GameLimits | None = None,
     tell_invited: bool = True,
-    seed: str | None = None,
 ) -> tuple[GameRecord, list[SeatInfo]]:
     """Create a game; it starts at once unless seats are open. Caller commits.
 
@@ -166,8 +165,7 @@ def create_game(
     only the players and invited watchers watch; ``rated`` (None: when every seat is a
     person) counts the result in the players' ratings; ``ladder`` marks a ladder game.
     Each user named gets an ``invitation`` notice with the options and the pace, unless
-    ``tell_invited`` is false (a caller that accepts for them). ``seed``: the creator's
-    seat's seed, mixed into every roll from the first (the deck is bound before it)."""
+    ``tell_invited`` is false (a caller that accepts for them)."""
     entry = entry_of(kind)
     game = entry.game
     options = game.options(raw_options)
@@ -190,9 +188,6 @@ def create_game(
         rating_kind=rating_kind,
         ladder=ladder,
     )
-    if seed is not None:
-        mine = next(s.seat for s in seats if s.user_pk == creator.id)
-        seeds.give_seed_to(conn, game_id, mine, seed)
     record = fetch_game(conn, game_id)
     if tell_invited:
         _tell_invited(conn, creator, record, options, seats)

@@ -30,27 +30,6 @@ def _parsed(text: object) -> bytes:
     return seed
 
 
-def give_seed_to(conn: Connection, game_id: int, seat: int, text: object) -> None:
-    """Record a seed for ``seat`` of a game just made (bound to its deck, nothing rolled
-    yet): it counts from the first roll and hand. Caller commits."""
-    seed = _parsed(text)
-    game = conn.execute(
-        select(GAMES.c.next_key, GAMES.c.next_shuffle).where(GAMES.c.id == game_id)
-    ).one()
-    if game.next_key is None:  # a site running without decks: nothing to mix a seed into
-        return
-    conn.execute(
-        insert(GAME_SEEDS).values(
-            game_id=game_id,
-            seat=seat,
-            seed=seed.hex(),
-            from_key=int(game.next_key),
-            from_shuffle=int(game.next_shuffle),
-            created_at=now(),
-        )
-    )
-
-
 def give_seed(conn: Connection, user: User, game_id: int, text: object) -> dict[str, Any]:
     """Record ``user``'s seed for their seat of ``game_id``. Caller commits."""
     seed = _parsed(text)

@@ -151,7 +151,8 @@ def _start(
     # The game, rated and marked as a ladder game, with the opponent's seat accepted for
     # them: it starts here, as an accepted invitation would start it.
     game, options = kinds.ladder_game(kind)
-    draw = draw_seats(conn, pool, ["me", f"user:{opponent_id}"], [challenger.user_id, opponent_id])
+    players = [challenger.user_id, opponent_id]
+    draw = draw_seats(conn, pool, ["me", f"user:{opponent_id}"], players, game)
     record, seats = seating.create_game(
         conn,
         pool,

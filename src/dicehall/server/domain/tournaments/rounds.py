@@ -214,7 +214,7 @@ def begin_round(
     pace = paces.game_pace(int(tournament.bank))
     widest = max((len(t) for t in tables), default=1)
     for index, pks in enumerate(tables, start=1):
-        draw = draw_seats(conn, pool, list(pks), [handles[pk] for pk in pks])
+        draw = draw_seats(conn, pool, list(pks), [handles[pk] for pk in pks], tournament.game)
         seats = draw.order
         table_id = conn.execute(
             insert(TABLES)

@@ -17,11 +17,3 @@ if (pace && box) {
   follow();
 }
 
-// The creator's seed: random bytes of this browser's, sent with the form, so that they enter
-// every roll from the first (the server binds the game's deck before it reads them).
-const seedField = document.getElementById("f-seed");
-if (seedField && window.crypto?.getRandomValues) {
-  const bytes = new Uint8Array(32);
-  crypto.getRandomValues(bytes);
-  seedField.value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
