@@ -1,4 +1,7 @@
-"""``dicehall backup`` and ``dicehall restore``: a site restored from a backup older than its
+"""(Longer than most test modules: one story, back up, publish, restore, play again, told
+on both databases, and the refusals that story needs, share its helpers.)
+
+``dicehall backup`` and ``dicehall restore``: a site restored from a backup older than its
 published log serves no die, shuffle or deck that a published proof used, hands out no game
 id twice, and continues the saved log unchanged; a restore without the log, of a damaged
 backup, or of another history is refused and changes nothing; a backup taken while the

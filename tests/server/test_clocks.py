@@ -1,4 +1,7 @@
-"""Games that end: tiny paces run out, and the rules apply — a
+"""(Longer than most test modules: every way a clock ends a game shares one site clock and
+the helpers that move it.)
+
+Games that end: tiny paces run out, and the rules apply — a
 2-seat game is lost on time or aborted when unplayed, a 3-seat game plays on under
 autopilot with the absent seat ranked last, vacation saves a seat once and costs an hour,
 resign and abort answer at a version and are idempotent.

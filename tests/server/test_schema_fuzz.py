@@ -1,4 +1,7 @@
-"""Schemathesis against the JSON API's own OpenAPI schema, in-process, signed in, on SQLite
+"""(Longer than most test modules: one signed-in walk calls every operation of the API once
+with a success, which reads best in one place.)
+
+Schemathesis against the JSON API's own OpenAPI schema, in-process, signed in, on SQLite
 and PostgreSQL: no request a client can send gets a 5xx, and every answer conforms to the
 schema: its status is one the operation documents, its content type the documented one, and
 its body matches the documented schema (the exact response models of
