@@ -52,6 +52,21 @@ def _site(url: str) -> Iterator[tuple[Services, TestClient]]:
         services.engine.dispose()
 
 
+def _restore_with_log(archive: Path, url: str, saved: list[dict[str, Any]]) -> RestoreReport:
+    """Restore ``archive`` into ``url`` with ``saved`` as the published log (test sizes)."""
+    return restore(
+        archive,
+        url,
+        saved_log=read_saved_log(json.dumps({"records": saved})),
+        checkpoint=None,
+        nothing_published_since=False,
+        overwrite=True,
+        dice_batch_size=40,
+        bag_batch_size=10,
+        id_margin=1000,
+    )
+
+
 def _log(client: TestClient) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     start: int | None = 1
@@ -98,17 +113,7 @@ def test_a_restore_serves_nothing_published_and_reuses_no_id(db_url: str, tmp_pa
     published_sources = set().union(*(_sources(p, saved, g) for g, p in published.items()))
     assert published_sources, "the published games used no committed source"
 
-    report = restore(
-        archive,
-        db_url,
-        saved_log=read_saved_log(json.dumps({"records": saved})),
-        checkpoint=None,
-        nothing_published_since=False,
-        overwrite=True,
-        dice_batch_size=40,
-        bag_batch_size=10,
-        id_margin=1000,
-    )
+    report = _restore_with_log(archive, db_url, saved)
     assert report.imported_records == len(saved) - report.backup_log_size > 0
 
     with _site(db_url) as (services, client):
@@ -434,17 +439,7 @@ def test_a_game_in_play_at_the_backup_rolls_none_of_the_dice_it_showed_after(
         seen = client.post(f"{API}/games/{game['id']}/actions", json=roll, headers=headers)
         assert seen.status_code == 200, seen.text
         saved = _log(client)
-    restore(
-        archive,
-        url,
-        saved_log=read_saved_log(json.dumps({"records": saved})),
-        checkpoint=None,
-        nothing_published_since=False,
-        overwrite=True,
-        dice_batch_size=40,
-        bag_batch_size=10,
-        id_margin=1000,
-    )
+    _restore_with_log(archive, url, saved)
     with _site(url) as (services, client):
         again = client.post(f"{API}/games/{game['id']}/actions", json=roll, headers=headers)
         assert again.status_code == 200, again.text
@@ -476,17 +471,7 @@ def test_the_log_after_a_restore_still_binds_decks_in_order(tmp_path: Path) -> N
         create(client, headers, "boss", SHORT["boss"][0])
         saved = _log(client)
     assert [r for r in saved if r["kind"] == "deck"][1:], "no deck waits unbound"
-    restore(
-        archive,
-        url,
-        saved_log=read_saved_log(json.dumps({"records": saved})),
-        checkpoint=None,
-        nothing_published_since=False,
-        overwrite=True,
-        dice_batch_size=40,
-        bag_batch_size=10,
-        id_margin=1000,
-    )
+    _restore_with_log(archive, url, saved)
     with _site(url) as (services, client):
         headers = add_user(services, "bo", services.hasher.hash("correct horse battery"))
         create(client, headers, "boss", SHORT["boss"][0])

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from dicehall.fairness import decks as scheme
-from dicehall.fairness.leaves import position_digest, shuffle_leaf
+from dicehall.fairness.leaves import shuffle_leaf
 from dicehall.fairness.merkle import root_from_path
+from dicehall.fairness.proof_check import read_positions
 from dicehall.fairness.proof_parts import (
     MalformedProof,
     ProofFailure,
@@ -220,24 +221,7 @@ def check_shuffles(
         if part.shuffles_root is None:
             raise ProofFailure(f"shuffle {index}: deck {part.deck} has no shuffles")
         local = index - part.first_shuffle
-        positions = field(entry, "positions", list, where)
-        if len(positions) != scheme.BAG_SIZE:
-            raise MalformedProof(f"{where} must show {scheme.BAG_SIZE} positions")
-        digests: list[bytes] = []
-        committed: list[str | None] = []
-        for p, position in enumerate(positions):
-            at = f"{where} position {p}"
-            if isinstance(position, Mapping) and "colour" in position:
-                colour = field(position, "colour", str, at)
-                salt = hex_bytes(field(position, "salt", str, at), 32, f"{at}.salt")
-                try:
-                    digests.append(position_digest(salt, p, colour))
-                except ValueError as exc:
-                    raise MalformedProof(f"{at}: {exc}") from None
-                committed.append(colour)
-            else:
-                digests.append(hex_bytes(field(position, "digest", str, at), 32, f"{at}.digest"))
-                committed.append(None)
+        digests, committed = read_positions(entry, where)
         salt = hex_bytes(field(entry, "salt", str, where), 32, f"{where}.salt")
         leaf = shuffle_leaf(salt, local, digests)
         if root_from_path(leaf, local, part.shuffles, path_of(entry, where)) != (

@@ -118,28 +118,35 @@ def check_shuffles(
         batch = batches.get(("bags", int(entry["batch"])))
         if batch is None or batch.scheme != 2:
             raise MalformedProof(f"{where} names bag batch {entry['batch']}, not in the proof")
-        positions = field(entry, "positions", list, where)
-        if len(positions) != SHUFFLE_POSITIONS:
-            raise MalformedProof(f"{where} must show {SHUFFLE_POSITIONS} positions")
-        digests: list[bytes] = []
-        seen: list[str | None] = []
-        for i, position in enumerate(positions):
-            at = f"{where} position {i}"
-            if isinstance(position, Mapping) and "colour" in position:
-                colour = field(position, "colour", str, at)
-                salt = hex_bytes(field(position, "salt", str, at), 32, f"{at}.salt")
-                try:
-                    digests.append(position_digest(salt, i, colour))
-                except ValueError as exc:
-                    raise MalformedProof(f"{at}: {exc}") from None
-                seen.append(colour)
-            else:
-                digests.append(hex_bytes(field(position, "digest", str, at), 32, f"{at}.digest"))
-                seen.append(None)
+        digests, seen = read_positions(entry, where)
         salt = hex_bytes(field(entry, "salt", str, where), 32, f"{where}.salt")
         _check_path(batch, number, shuffle_leaf(salt, number, digests), entry, "bag shuffle")
         colours[number] = seen
     return colours
+
+
+def read_positions(entry: Mapping[str, Any], where: str) -> tuple[list[bytes], list[str | None]]:
+    """A shuffle's 20 position digests, each rebuilt from its colour and salt where the
+    proof shows them, and the colours by position (None where only a digest is shown)."""
+    positions = field(entry, "positions", list, where)
+    if len(positions) != SHUFFLE_POSITIONS:
+        raise MalformedProof(f"{where} must show {SHUFFLE_POSITIONS} positions")
+    digests: list[bytes] = []
+    seen: list[str | None] = []
+    for i, position in enumerate(positions):
+        at = f"{where} position {i}"
+        if isinstance(position, Mapping) and "colour" in position:
+            colour = field(position, "colour", str, at)
+            salt = hex_bytes(field(position, "salt", str, at), 32, f"{at}.salt")
+            try:
+                digests.append(position_digest(salt, i, colour))
+            except ValueError as exc:
+                raise MalformedProof(f"{at}: {exc}") from None
+            seen.append(colour)
+        else:
+            digests.append(hex_bytes(field(position, "digest", str, at), 32, f"{at}.digest"))
+            seen.append(None)
+    return digests, seen
 
 
 def check_seating(proof: Mapping[str, Any], sets: Mapping[int, ShownSet]) -> bool:

@@ -99,15 +99,11 @@ def verify_proof(proof: Any, *, game_log: Any = None, chain: Any = None) -> Proo
         shuffles = check_shuffles(by_number(proof, "bag_shuffles"), batches)
         seated = check_seating(proof, sets)
         notes = replay(proof, sets, shuffles)
-        if game_log is not None:
-            _same_game(proof, game_log)
-        if chain is not None:
-            _in_chain(log, chain)
+        _compare_saved(proof, log, game_log, chain)
     except ProofFailure as failure:
         return ProofReport(False, str(failure))
-    stopped = _not_replayed(notes)
-    if stopped is not None:
-        return ProofReport(False, stopped, notes=tuple(notes))
+    if (stopped := _not_replayed(notes)) is not None:
+        return stopped
     old = sum(1 for b in batches.values() if b.scheme == 1)
     if old:
         notes.append(
@@ -153,15 +149,11 @@ def _verify_deck_proof(proof: Mapping[str, Any], game_log: Any, chain: Any) -> P
         check_canonical_seating(proof)
         seated = check_deck_seating(proof, keys) or check_seating(proof, sets)
         notes = replay({**proof, "chance": view}, sets, hands)
-        if game_log is not None:
-            _same_game(proof, game_log)
-        if chain is not None:
-            _in_chain(log, chain)
+        _compare_saved(proof, log, game_log, chain)
     except ProofFailure as failure:
         return ProofReport(False, str(failure))
-    stopped = _not_replayed(notes)
-    if stopped is not None:
-        return ProofReport(False, stopped, notes=tuple(notes))
+    if (stopped := _not_replayed(notes)) is not None:
+        return stopped
     checked = {
         "log records": len(log),
         "decks": len(parts),
@@ -175,11 +167,22 @@ def _verify_deck_proof(proof: Mapping[str, Any], game_log: Any, chain: Any) -> P
     return ProofReport(True, None, checked, tuple(notes))
 
 
-def _not_replayed(notes: list[str]) -> str | None:
+def _compare_saved(
+    proof: Mapping[str, Any], log: Mapping[int, Mapping[str, Any]], game_log: Any, chain: Any
+) -> None:
+    """The proof against a saved game log and a saved public log, where given."""
+    if game_log is not None:
+        _same_game(proof, game_log)
+    if chain is not None:
+        _in_chain(log, chain)
+
+
+def _not_replayed(notes: list[str]) -> ProofReport | None:
     """The failure to report when the replay could not go to the end (it says why)."""
     for note in notes:
         if note.startswith("stopped"):
-            return f"not replayed: {note} (the rest of the game is not checked)"
+            failure = f"not replayed: {note} (the rest of the game is not checked)"
+            return ProofReport(False, failure, notes=tuple(notes))
     return None
 
 

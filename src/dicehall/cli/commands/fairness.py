@@ -18,6 +18,23 @@ from dicehall.cli.common import (
     printable,
 )
 
+#: The log's verifier key, for the commands that check a signed checkpoint.
+LogKey = Annotated[
+    str | None,
+    typer.Option(
+        metavar="VKEY", help="The log's verifier key (GET /api/v1/fairness/key), or a file."
+    ),
+]
+#: Witnesses whose cosignatures a checkpoint must carry.
+Witnesses = Annotated[
+    list[str] | None,
+    typer.Option(
+        metavar="WKEY",
+        help="A witness's verifier key (or a file): the --checkpoint must carry its valid "
+        "cosignature (repeat for several witnesses).",
+    ),
+]
+
 
 def _read_json(file: Path, what: str) -> Any:
     try:
@@ -47,17 +64,8 @@ def verify_game(
             "its tree."
         ),
     ] = None,
-    key: Annotated[
-        str | None,
-        typer.Option(help="The log's verifier key (GET /api/v1/fairness/key), or a file."),
-    ] = None,
-    witness: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="A witness's verifier key (or a file): the --checkpoint must carry its valid "
-            "cosignature (repeat for several witnesses)."
-        ),
-    ] = None,
+    key: LogKey = None,
+    witness: Witnesses = None,
     consistency: Annotated[
         Path | None,
         typer.Option(
@@ -135,17 +143,8 @@ def verify_log(
         Path | None,
         typer.Option(help="A signed checkpoint (GET /api/v1/fairness/checkpoint) to match."),
     ] = None,
-    key: Annotated[
-        str | None,
-        typer.Option(help="The log's verifier key (GET /api/v1/fairness/key), or a file."),
-    ] = None,
-    witness: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="A witness's verifier key (or a file): the --checkpoint must carry its valid "
-            "cosignature (repeat for several witnesses)."
-        ),
-    ] = None,
+    key: LogKey = None,
+    witness: Witnesses = None,
     frontier: Annotated[
         Path | None,
         typer.Option(
