@@ -45,7 +45,7 @@ class Settings(BaseSettings):
     #: Hold'em hand) committed before the game starts, and decks of each kind kept ready.
     deck_keys: int = Field(8192, ge=1, le=1 << 20)
     deck_shuffles: int = Field(512, ge=1, le=1 << 16)
-    deck_reserve: int = Field(4, ge=1, le=1000)
+    deck_reserve: int = Field(16, ge=1, le=1000)
     #: Requests per minute per client address for sign-up and log-in.
     auth_rate_per_minute: int = Field(
         20,

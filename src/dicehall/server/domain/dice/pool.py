@@ -37,7 +37,7 @@ LIVE_STATUSES = ("waiting", "active")
 SET_SIZE = 6
 #: A deck's dice keys and bag shuffles, and how many decks of each kind wait ready, unless
 #: the settings say otherwise (``deck_keys``, ``deck_shuffles``, ``deck_reserve``).
-DECK_KEYS, DECK_SHUFFLES, DECK_RESERVE = 8192, 512, 4
+DECK_KEYS, DECK_SHUFFLES, DECK_RESERVE = 8192, 512, 16
 BATCHES = cast(Table, DiceBatch.__table__)
 SETS = cast(Table, DiceSet.__table__)
 CURSOR = cast(Table, DiceCursor.__table__)
@@ -99,6 +99,7 @@ class DicePool:
         #: Scheme 3: what every game made from migration 0014 on rolls from.
         self.decks = decks or DeckPool(DECK_KEYS, DECK_SHUFFLES, DECK_RESERVE)
         self.decks.hold_cursor = self.hold_cursor
+        self.decks.announce_low = lambda conn: after_commit(conn, self._announce_low)
         self._low_listeners: set[Callable[[], None]] = set()
         #: The highest committed set id this process has read: ids only grow, so while the
         #: cursor is a batch below it no move needs to ask again whether the pool runs low.
