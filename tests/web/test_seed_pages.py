@@ -27,6 +27,12 @@ def _seeds(db_url: str, game_id: int) -> list[Any]:
         engine.dispose()
 
 
+def _kept(page: Page, game_id: int) -> Any:
+    """The seed the page's browser kept for ``game_id``, once it has."""
+    script = f"localStorage.getItem('dicehall-seed:{game_id}')"
+    return wait_until(lambda: page.evaluate(script), timeout=20, what="the kept seed")
+
+
 def test_the_browser_seeds_a_game_it_creates_and_one_it_was_invited_to(
     page: Page, browser: Browser, site: LiveServer
 ) -> None:
@@ -39,7 +45,7 @@ def test_the_browser_seeds_a_game_it_creates_and_one_it_was_invited_to(
     # The board sends it once the game (and its deck, bound before) exists.
     (row,) = wait_until(lambda: _seeds(site.db_url, made) or None, timeout=20, what="a seed")
     assert row.seat == 0 and len(row.seed) == 64 and row.from_key >= 1
-    kept = page.evaluate(f"localStorage.getItem('dicehall-seed:{made}')")
+    kept = _kept(page, made)  # the answer reaches the page just after the row commits
     assert kept == row.seed
     # An invitation: bob's board sends his seed once he looks at it.
     other = browser.new_context(base_url=site.base, bypass_csp=True)
@@ -59,7 +65,7 @@ def test_the_browser_seeds_a_game_it_creates_and_one_it_was_invited_to(
             lambda: _seeds(site.db_url, invited) or None, timeout=20, what="bob's seed"
         )
         assert [(r.seat, len(r.seed)) for r in found] == [(1, 64)]
-        stored = board.evaluate(f"localStorage.getItem('dicehall-seed:{invited}')")
+        stored = _kept(board, invited)
         assert stored == found[0].seed
     finally:
         other.close()
