@@ -402,25 +402,3 @@ def test_a_proof_with_a_shuffle_no_hand_drew_from_fails(
     refused = verify_proof(extra)
     assert not refused.ok and "no hand drew" in (refused.failure or ""), refused.failure
 
-
-def test_taking_a_deck_from_a_short_reserve_has_the_top_up_run(
-    client: TestClient, make_user: MakeUser, services: Services
-) -> None:
-    """A game that takes one of the last decks waiting tells the pool's listeners (the bot
-    driver tops the pool up), so that the next games do not hash decks inside their own
-    transactions; the top-up fills the reserve of each kind."""
-    told: list[int] = []
-
-    def listener() -> None:
-        told.append(1)
-
-    services.pool.listen_low(listener)
-    try:
-        create(client, make_user("alice"), "boss", LONG["boss"])
-    finally:
-        services.pool.unlisten_low(listener)
-    assert told
-    pool = services.pool
-    pool.decks.top_up(services.read_conn, services.write_conn, pool.hold_cursor)
-    with services.read_conn() as conn:
-        assert pool.decks.short(conn) == {False: 0, True: 0}

@@ -74,10 +74,6 @@ class BoundPart:
     shuffles: int
 
 
-def _nobody(_conn: Connection) -> None:
-    return None
-
-
 def _no_cursor(_conn: Connection) -> None:
     raise AssertionError("a deck pool outside a dice pool cannot bind decks during play")
 
@@ -91,9 +87,6 @@ class DeckPool:
         self.keys, self.shuffles, self.reserve = keys, shuffles, reserve
         #: Takes the dice pool's cursor (every log append runs under it); set by the pool.
         self.hold_cursor: Callable[[Connection], None] = _no_cursor
-        #: Told, in a transaction that took a deck, that the reserve runs low (the pool has
-        #: its top-up job run soon after the commit); set by the pool.
-        self.announce_low: Callable[[Connection], None] = _nobody
 
     def make(self, bags: bool) -> NewDeck:
         """A fresh deck (CPU work: call it outside transactions)."""
@@ -187,13 +180,6 @@ class DeckPool:
             ).rowcount
             if taken != 1:
                 continue
-            left = conn.execute(
-                select(func.count())
-                .select_from(DECKS)
-                .where(DECKS.c.game_id.is_(None), DECKS.c.bags.is_(bags))
-            ).scalar_one()
-            if left < self.reserve:
-                self.announce_low(conn)
             part = conn.execute(
                 select(func.count()).select_from(GAME_DECKS).where(GAME_DECKS.c.game_id == game_id)
             ).scalar_one()

@@ -99,7 +99,6 @@ class DicePool:
         #: Scheme 3: what every game made from migration 0014 on rolls from.
         self.decks = decks or DeckPool(DECK_KEYS, DECK_SHUFFLES, DECK_RESERVE)
         self.decks.hold_cursor = self.hold_cursor
-        self.decks.announce_low = lambda conn: after_commit(conn, self._announce_low)
         self._low_listeners: set[Callable[[], None]] = set()
         #: The highest committed set id this process has read: ids only grow, so while the
         #: cursor is a batch below it no move needs to ask again whether the pool runs low.
