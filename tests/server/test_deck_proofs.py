@@ -401,4 +401,3 @@ def test_a_proof_with_a_shuffle_no_hand_drew_from_fails(
     extra["shuffles"].append(_shuffle(bytes.fromhex(secret), span, unused, set(range(20))))
     refused = verify_proof(extra)
     assert not refused.ok and "no hand drew" in (refused.failure or ""), refused.failure
-
