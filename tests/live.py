@@ -103,6 +103,9 @@ def test_environment(plugins: str, environ: dict[str, str] | None = None) -> dic
         "DICEHALL_ACCESS_LOG": "0",
         # No scheduled tournaments in a test's site unless it asks for them.
         "DICEHALL_TOURNAMENT_SCHEDULE": "",
+        # Longer than the browser's own keep-alive, so that Chromium never sends a request on
+        # a connection the server is just closing (an ECONNRESET in the test).
+        "DICEHALL_KEEP_ALIVE_SECONDS": "120",
         # Small decks: each is hashed whole when made and when a proof is served.
         "DICEHALL_DECK_KEYS": "256",
         "DICEHALL_DECK_SHUFFLES": "32",

@@ -76,6 +76,10 @@ class Settings(BaseSettings):
     #: Addresses of reverse proxies trusted to set X-Forwarded-For (comma-separated in the
     #: environment); none by default.
     trusted_proxies: Annotated[tuple[str, ...], NoDecode] = ()
+    #: Seconds an idle kept-alive connection stays open. Behind a proxy, make it longer
+    #: than the proxy's own idle timeout, or the proxy may send on a connection the site is
+    #: closing (the client then sees a reset).
+    keep_alive_seconds: int = Field(5, ge=1, le=3600)
     #: A request's head (request line and headers): most bytes, most headers, and the
     #: seconds a client has to send it.
     max_header_bytes: int = Field(16384, ge=1024)

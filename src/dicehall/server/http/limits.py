@@ -289,7 +289,7 @@ def server_options(settings: Settings, trusted_proxies: str | None = None) -> di
     return {
         "http": SITE_PROTOCOL,
         "h11_max_incomplete_event_size": settings.max_header_bytes,
-        "timeout_keep_alive": 5,
+        "timeout_keep_alive": settings.keep_alive_seconds,
         "ws_max_size": WS_MAX_MESSAGE,
         "proxy_headers": bool(proxies),
         "forwarded_allow_ips": ",".join(proxies) if proxies else None,
