@@ -265,7 +265,7 @@ class LiveWorker:
 
 def add_user(services: Services, name: str, password_hash: str = "unused") -> dict[str, str]:
     """A user with an API token, straight into the database; returns bearer headers."""
-    with services.sessions() as db, db.begin():
+    with services.writers() as db, db.begin():
         user = User(
             user_id=name,
             key=name.lower(),

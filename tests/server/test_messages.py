@@ -407,7 +407,7 @@ def test_new_threads_a_day_depend_on_the_accounts_age(
         add_user(services, name)
     for writer, age, most in [("young", 0, 10), ("nearly", 6.9, 10), ("settled", 7.1, 30)]:
         headers = make_user(writer)
-        with services.sessions() as db, db.begin():
+        with services.writers() as db, db.begin():
             db.execute(
                 update(User)
                 .where(User.user_id == writer)

@@ -315,7 +315,7 @@ def test_a_closed_account_is_gone(
     mine = client.get(f"{API}/users/me/testimonial", headers=bearer).json()
     created_ok = client.post(f"{API}/moderation/testimonials/{mine['id']}/approve", headers=mia)
     assert created_ok.status_code == 200, created_ok.text
-    with services.sessions() as db, db.begin():
+    with services.writers() as db, db.begin():
         bob_pk = db.scalars(select(User.id).where(User.key == "bob")).one()
         db.add(Webhook(user_pk=bob_pk, url="https://hooks.example.org/x", format="json",
                        created_at=now()))  # fmt: skip

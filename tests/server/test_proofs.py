@@ -319,7 +319,7 @@ def test_a_game_from_before_committed_bags_is_proved_the_old_way(
     say so; and no log record is needed."""
     alice = make_user("alice")
     final = finish(client, alice, create(client, alice, "holdem", {"stack": 20}), random.Random(5))
-    with services.sessions() as db, db.begin():
+    with services.writers() as db, db.begin():
         # As migration 0007 left a game played before it: old batches, draws unsourced.
         db.execute(update(DiceBatch).values(scheme=1, revealed=False))
         db.execute(update(DiceSet).values(salt=None))

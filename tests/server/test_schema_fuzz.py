@@ -113,7 +113,7 @@ class Caller:
 
     def refresh(self) -> None:
         """A new bearer token for the fuzzing user."""
-        with self.services.sessions() as db, db.begin():
+        with self.services.writers() as db, db.begin():
             user = db.scalars(select(User).where(User.key == self.user_key)).one()
             secret, row = issue_api_token(db, user, "fuzz")
             db.flush()
@@ -388,7 +388,7 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         for ending in ("abort", "resign", "take-back"):
             game_id = create(client, me, "bullseye", "me", "bot:random", "bot:random")
             if ending == "take-back":
-                with services.sessions() as db, db.begin():
+                with services.writers() as db, db.begin():
                     db.execute(
                         update(SeatRow)
                         .where(SeatRow.game_id == game_id, SeatRow.seat == 0)
@@ -405,7 +405,7 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         call(client, "GET", "/users/{user_id}/luck", 200, me, path_parameters={"user_id": "fuzzer"})
         # A batch is revealed once its dice are spent and its games over; mark one revealed
         # (the answer's shape does not depend on why).
-        with services.sessions() as db, db.begin():
+        with services.writers() as db, db.begin():
             db.execute(update(DiceBatch).where(DiceBatch.id == 1).values(revealed=True))
         at = {"batch_id": 1}
         call(client, "GET", "/fairness/batches/{batch_id}", 200, me, path_parameters=at)
@@ -529,7 +529,7 @@ def test_every_operation_answers_a_success_that_matches_its_schema(
         seen = call(client, "GET", "/games/{game_id}", 200, me, path_parameters=rated)
         client.post(f"{API}/games/{rated['game_id']}/resign", headers=me,
                     json={"expected_version": seen["version"]})  # fmt: skip
-        with services.sessions() as db, db.begin():
+        with services.writers() as db, db.begin():
             db.execute(update(Rating).values(games=12))
         seen = call(client, "GET", "/games/{game_id}", 200, me, path_parameters=rated)
         assert seen["ratings"]["seats"][0]["change"] is not None, seen
