@@ -52,14 +52,21 @@ def _site(url: str) -> Iterator[tuple[Services, TestClient]]:
         services.engine.dispose()
 
 
-def _restore_with_log(archive: Path, url: str, saved: list[dict[str, Any]]) -> RestoreReport:
-    """Restore ``archive`` into ``url`` with ``saved`` as the published log (test sizes)."""
+def _restore(
+    archive: Path,
+    url: str,
+    *,
+    saved: list[dict[str, Any]] | None = None,
+    checkpoint: Checkpoint | None = None,
+    nothing_published_since: bool = False,
+) -> RestoreReport:
+    """Restore ``archive`` into ``url`` (test sizes), with ``saved`` as the published log."""
     return restore(
         archive,
         url,
-        saved_log=read_saved_log(json.dumps({"records": saved})),
-        checkpoint=None,
-        nothing_published_since=False,
+        saved_log=None if saved is None else read_saved_log(json.dumps({"records": saved})),
+        checkpoint=checkpoint,
+        nothing_published_since=nothing_published_since,
         overwrite=True,
         dice_batch_size=40,
         bag_batch_size=10,
@@ -113,7 +120,7 @@ def test_a_restore_serves_nothing_published_and_reuses_no_id(db_url: str, tmp_pa
     published_sources = set().union(*(_sources(p, saved, g) for g, p in published.items()))
     assert published_sources, "the published games used no committed source"
 
-    report = _restore_with_log(archive, db_url, saved)
+    report = _restore(archive, db_url, saved=saved)
     assert report.imported_records == len(saved) - report.backup_log_size > 0
 
     with _site(db_url) as (services, client):
@@ -205,17 +212,7 @@ def test_a_damaged_backup_is_refused_and_changes_nothing(db_url: str, tmp_path: 
     with _site(db_url) as (services, _client), services.read_conn() as conn:
         rows = conn.exec_driver_sql("SELECT seq, hash FROM fairness_log ORDER BY seq").all()
     with pytest.raises(BackupFailed, match=r"not a usable SQLite database|pg_restore failed"):
-        restore(
-            damaged,
-            db_url,
-            saved_log=None,
-            checkpoint=None,
-            nothing_published_since=True,
-            overwrite=True,
-            dice_batch_size=40,
-            bag_batch_size=10,
-            id_margin=1000,
-        )
+        _restore(damaged, db_url, nothing_published_since=True)
     with _site(db_url) as (services, _client), services.read_conn() as conn:
         assert conn.exec_driver_sql("SELECT seq, hash FROM fairness_log ORDER BY seq").all() == rows
 
@@ -276,10 +273,10 @@ def test_another_history_is_refused(tmp_path: Path, cli: CliRunner) -> None:
     wrong = Checkpoint("dice.example/dicehall-log", size, bytes(32))
     for point, why in ((ahead, "the log went on after it"), (wrong, "two histories")):
         with pytest.raises(RestoreRefused, match=why):
-            _restore_with(archive, f"sqlite:///{target}", point)
+            _restore(archive, f"sqlite:///{target}", checkpoint=point)
     assert _digest(target) == before
     right = read_checkpoint(Checkpoint("dice.example/dicehall-log", size, root).text())
-    report = _restore_with(archive, f"sqlite:///{target}", right)
+    report = _restore(archive, f"sqlite:///{target}", checkpoint=right)
     assert report.checkpoint_size == size == report.log_size
 
 
@@ -289,20 +286,6 @@ def _log_size(archive: Path) -> int:
         return int(con.execute("SELECT count(*) FROM fairness_log").fetchone()[0])
     finally:
         con.close()
-
-
-def _restore_with(archive: Path, url: str, checkpoint: Checkpoint) -> RestoreReport:
-    return restore(
-        archive,
-        url,
-        saved_log=None,
-        checkpoint=checkpoint,
-        nothing_published_since=False,
-        overwrite=True,
-        dice_batch_size=40,
-        bag_batch_size=10,
-        id_margin=1000,
-    )
 
 
 def test_a_backup_while_the_database_is_written_is_consistent(tmp_path: Path) -> None:
@@ -439,7 +422,7 @@ def test_a_game_in_play_at_the_backup_rolls_none_of_the_dice_it_showed_after(
         seen = client.post(f"{API}/games/{game['id']}/actions", json=roll, headers=headers)
         assert seen.status_code == 200, seen.text
         saved = _log(client)
-    _restore_with_log(archive, url, saved)
+    _restore(archive, url, saved=saved)
     with _site(url) as (services, client):
         again = client.post(f"{API}/games/{game['id']}/actions", json=roll, headers=headers)
         assert again.status_code == 200, again.text
@@ -471,7 +454,7 @@ def test_the_log_after_a_restore_still_binds_decks_in_order(tmp_path: Path) -> N
         create(client, headers, "boss", SHORT["boss"][0])
         saved = _log(client)
     assert [r for r in saved if r["kind"] == "deck"][1:], "no deck waits unbound"
-    _restore_with_log(archive, url, saved)
+    _restore(archive, url, saved=saved)
     with _site(url) as (services, client):
         headers = add_user(services, "bo", services.hasher.hash("correct horse battery"))
         create(client, headers, "boss", SHORT["boss"][0])
